@@ -1,0 +1,117 @@
+/**
+ * Workspace variables of the deprecated `/vars` interface: request bodies, the response resource, and the
+ * client-side type.
+ */
+import { z } from "zod";
+import {
+    booleanRule,
+    variableCategoryRule,
+    variableDescriptionRule,
+    variableKeyRule,
+    variableValueRule,
+    type VariableCategory,
+} from "./rules";
+import { toOneRelationshipSchema } from "./jsonapi";
+
+/** Body of `POST /vars`: the owning workspace by relationship, or by the deprecated name filter. */
+export function createVariableRequestSchema() {
+    return z.object({
+        data: z.object({
+            type: z.literal("vars", { error: "must be 'vars'" }),
+            attributes: z.object(
+                {
+                    key: variableKeyRule(),
+                    value: variableValueRule().nullable().optional(),
+                    description: variableDescriptionRule().nullable().optional(),
+                    category: variableCategoryRule(),
+                    hcl: booleanRule().optional(),
+                    sensitive: booleanRule().optional(),
+                },
+                { error: "must be an object with at least a key and a category" },
+            ),
+            relationships: z
+                .object({
+                    workspace: z.object({
+                        data: z.object({
+                            type: z.literal("workspaces", { error: "must be 'workspaces'" }),
+                            id: z.string({ error: "must be a workspace id" }),
+                        }),
+                    }),
+                })
+                .optional(),
+        }),
+        /** Deprecated: the workspace by name and organization, replaced by the relationship. */
+        filter: z
+            .object({
+                workspace: z.object({ name: z.string({ error: "must be a workspace name" }) }),
+                organization: z.object({ name: z.string({ error: "must be an organization name" }) }),
+            })
+            .optional(),
+    });
+}
+
+/** Body of `PATCH /vars/:id`: omitted attributes stay as they are. */
+export function updateVariableRequestSchema() {
+    return z.object({
+        data: z.object({
+            type: z.literal("vars", { error: "must be 'vars'" }),
+            id: z.string().optional(),
+            attributes: z
+                .object({
+                    key: variableKeyRule().optional(),
+                    value: variableValueRule().nullable().optional(),
+                    description: variableDescriptionRule().nullable().optional(),
+                    category: variableCategoryRule().optional(),
+                    hcl: booleanRule().optional(),
+                    sensitive: booleanRule().optional(),
+                })
+                .optional(),
+        }),
+    });
+}
+
+/** Wire shape of a variable resource. A sensitive variable's value is `null`. */
+export function variableResourceSchema() {
+    return z.object({
+        id: z.string(),
+        type: z.literal("vars"),
+        attributes: z.object({
+            key: z.string(),
+            value: z.string().nullable().optional(),
+            description: z.string().nullable().optional(),
+            category: z.string(),
+            hcl: z.boolean().optional(),
+            sensitive: z.boolean().optional(),
+            "version-id": z.string().optional(),
+        }),
+        relationships: z.object({ configurable: toOneRelationshipSchema("workspaces").optional() }).optional(),
+        links: z.object({ self: z.string().optional() }).optional(),
+    });
+}
+
+/** A variable in client terms. */
+export interface Variable {
+    id: string;
+    key: string;
+    /** `null` when the variable is sensitive: the service never returns it. */
+    value: string | null;
+    description: string | null;
+    category: VariableCategory;
+    hcl: boolean;
+    sensitive: boolean;
+    workspaceId: string;
+}
+
+export function variableFromWire(wire: z.output<ReturnType<typeof variableResourceSchema>>): Variable {
+    const attributes = wire.attributes;
+    return {
+        id: wire.id,
+        key: attributes.key,
+        value: attributes.sensitive ? null : (attributes.value ?? ""),
+        description: attributes.description ?? null,
+        category: attributes.category as VariableCategory,
+        hcl: attributes.hcl ?? false,
+        sensitive: attributes.sensitive ?? false,
+        workspaceId: wire.relationships?.configurable?.data?.id ?? "",
+    };
+}
