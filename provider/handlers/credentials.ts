@@ -1,0 +1,93 @@
+/**
+ * Where the providers' credentials live: the stack configuration `wos:address` and `wos:token`, handed to
+ * each dynamic provider's `configure` by the provider host, kept in this process's memory only, with the
+ * environment variables `WOS_ADDRESS` and `WOS_TOKEN` as fallback.
+ *
+ * The token is never an input, an output, an instance field of a serialized provider or part of a message:
+ * it stays here, in the memory of the host process, and goes only into the `Authorization` header.
+ *
+ * This module path is a stable format (`pulumi-wos/dist/provider/handlers/credentials`): serialized
+ * providers in old state `require` it by that name.
+ *
+ * @module
+ */
+import { WosClient } from "../../sdk";
+
+/** Address of the local service, used when neither `wos:address` nor `WOS_ADDRESS` is set. */
+export const DEFAULT_WOS_ADDRESS = "http://127.0.0.1:8787";
+
+/** What `configure` received. */
+interface ConfiguredCredentials {
+    address?: string;
+    token?: string;
+}
+
+/**
+ * The slot in process memory. Keyed by `Symbol.for` on `globalThis` so that two copies of this package in
+ * one host process (the program's and another one's) share what `configure` stored.
+ */
+const SLOT = Symbol.for("pulumi-wos.provider.credentials");
+
+function slot(): ConfiguredCredentials {
+    const holder = globalThis as unknown as Record<symbol, ConfiguredCredentials | undefined>;
+    let value = holder[SLOT];
+    if (!value) {
+        value = {};
+        Object.defineProperty(holder, SLOT, { value, enumerable: false, configurable: true, writable: true });
+    }
+    return value;
+}
+
+/** The part of Pulumi's `ConfigureRequest` this module reads: `config.get` of fully qualified keys. */
+export interface ConfigureRequestLike {
+    config: { get(key: string): string | undefined };
+}
+
+function nonEmpty(value: unknown): string | undefined {
+    return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/**
+ * Stores `wos:address` and `wos:token` from the stack configuration. Called by the provider host once per
+ * serialized provider, before its first operation; every resource kind shares what is stored, and the
+ * latest non-empty value wins. Missing values are not an error here: `check` and `diff` need no token.
+ */
+export async function configure(request: ConfigureRequestLike): Promise<void> {
+    const credentials = slot();
+    const address = nonEmpty(request?.config?.get("wos:address"));
+    const token = nonEmpty(request?.config?.get("wos:token"));
+    if (address !== undefined) credentials.address = address;
+    if (token !== undefined) credentials.token = token;
+}
+
+/** Forgets what {@link configure} stored (tests use it to prove the environment fallback). */
+export function clearConfiguredCredentials(): void {
+    const credentials = slot();
+    delete credentials.address;
+    delete credentials.token;
+}
+
+/** The address to use: `wos:address`, else `WOS_ADDRESS`, else {@link DEFAULT_WOS_ADDRESS}. */
+export function currentAddress(): string {
+    return slot().address ?? nonEmpty(process.env.WOS_ADDRESS) ?? DEFAULT_WOS_ADDRESS;
+}
+
+/** The token to use, `wos:token` else `WOS_TOKEN`; `undefined` when neither is set. */
+export function currentToken(): string | undefined {
+    return slot().token ?? nonEmpty(process.env.WOS_TOKEN);
+}
+
+/** The message when no token is configured: says where to put one, and never guesses one. */
+export const MISSING_TOKEN_MESSAGE =
+    "pulumi-wos: no token configured: set the stack config 'wos:token' " +
+    "(pulumi config set --secret wos:token <TOKEN>) or the environment variable WOS_TOKEN";
+
+/**
+ * A {@link WosClient} for the configured address and token, built afresh for each operation (no client,
+ * and so no axios instance, outlives a call). Throws {@link MISSING_TOKEN_MESSAGE} when there is no token.
+ */
+export function clientFromCredentials(): WosClient {
+    const token = currentToken();
+    if (token === undefined) throw new Error(MISSING_TOKEN_MESSAGE);
+    return new WosClient({ address: currentAddress(), token });
+}

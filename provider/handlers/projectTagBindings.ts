@@ -1,0 +1,185 @@
+/**
+ * The real logic of the `wos:ProjectTagBindings` dynamic resource: a set of tag keys bound to a project,
+ * managed key by key. It owns only the keys it lists: bindings it does not list, made by people or by
+ * other programs, are left alone. Called by the thin shell in `provider/projectTagBindings.ts` through
+ * `require("pulumi-wos/dist/provider/handlers/projectTagBindings")`, a stable module path.
+ *
+ * Writing uses the upsert-only `PATCH /projects/:id/tag-bindings`; removing keys (the service has no
+ * call for that) uses the project PATCH with the project's whole set minus those keys.
+ *
+ * @module
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { WosClient } from "../../sdk";
+import { WosNotFoundError } from "../../sdk/errors";
+import { idRule, tagKeyRule, tagSetProblems, tagValueRule, type Tag } from "../../sdk/model";
+import { clientFromCredentials } from "./credentials";
+import {
+    checkProperty,
+    checkTagMap,
+    containsUnknown,
+    differs,
+    mapFromTags,
+    operationError,
+    plainOutputs,
+    tagsFromMap,
+    type CheckFailure,
+    type PropertyBag,
+} from "./support";
+
+/** Inputs of a `wos:ProjectTagBindings` once known. */
+export interface ProjectTagBindingsInputs {
+    /** The project the tags are bound to; its id is also this resource's id. */
+    projectId: string;
+    /** The keys this resource manages, and their values. */
+    tags: Record<string, string>;
+}
+
+/** Outputs: the inputs as the service holds them (only the managed keys). */
+export type ProjectTagBindingsOutputs = ProjectTagBindingsInputs;
+
+function describe(projectId: unknown): string {
+    return typeof projectId === "string" ? `wos:ProjectTagBindings of project ${projectId}` : "wos:ProjectTagBindings";
+}
+
+/**
+ * Validates the inputs before any request: a project id, and a tag map by every tag rule (characters,
+ * lengths, reserved prefixes, at most ten). Whether the project's total stays within ten is the service's
+ * to say, since other bindings may exist. Unknown values pass.
+ */
+export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
+    const failures: CheckFailure[] = [];
+    checkProperty(failures, news, "projectId", idRule("prj-"), {
+        required: true,
+        requiredReason: "projectId is required (the id of a project, 'prj-...')",
+    });
+    checkTagMap(failures, news, "tags", { key: tagKeyRule, value: tagValueRule, set: tagSetProblems }, { required: true });
+    return { inputs: { ...news }, failures };
+}
+
+function tagSignature(tags: unknown): unknown {
+    if (typeof tags !== "object" || tags === null) return tags ?? null;
+    return Object.entries(tags as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Compares state and inputs without a request: another project replaces the resource; tag changes are in
+ * place. Deleting first is needed only if the "other" project could be the same one (an unknown id), since
+ * deleting the old resource afterwards would remove the keys the new one just wrote.
+ */
+export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
+    const replaces = differs(olds.projectId, news.projectId) ? ["projectId"] : [];
+    const tagsChanged = differs(olds.tags, news.tags, tagSignature);
+    return {
+        changes: replaces.length > 0 || tagsChanged,
+        replaces,
+        deleteBeforeReplace: replaces.length > 0 && containsUnknown(news.projectId),
+    };
+}
+
+/** Upserts `tags` (or, with none, makes sure the project exists) and answers the written map. */
+async function upsert(client: WosClient, projectId: string, tags: Record<string, string>): Promise<Record<string, string>> {
+    if (Object.keys(tags).length === 0) {
+        await client.projects.read(projectId);
+        return {};
+    }
+    const written = mapFromTags(await client.projects.addTagBindings(projectId, tagsFromMap(tags)));
+    const result: Record<string, string> = {};
+    for (const key of Object.keys(tags)) result[key] = written[key] ?? tags[key];
+    return result;
+}
+
+/** Binds the tags (upsert; a repeat after a lost answer is harmless, so the SDK retries it). */
+export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
+    const inputs = news as unknown as ProjectTagBindingsInputs;
+    const client = clientFromCredentials();
+    try {
+        const tags = await upsert(client, inputs.projectId, inputs.tags ?? {});
+        return { id: inputs.projectId, outs: plainOutputs({ projectId: inputs.projectId, tags }) };
+    } catch (failure) {
+        throw operationError(describe(inputs.projectId), "create", failure);
+    }
+}
+
+/**
+ * Reads the managed keys as the service holds them: a key changed elsewhere shows its new value, a key
+ * removed elsewhere drops out (drift). A project that is gone reads as gone. Without state (an import),
+ * every binding of the project is taken.
+ */
+export async function read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
+    const state = (props ?? {}) as Partial<ProjectTagBindingsOutputs>;
+    const projectId = typeof state.projectId === "string" ? state.projectId : id;
+    const client = clientFromCredentials();
+    let bindings: Record<string, string>;
+    try {
+        bindings = mapFromTags(await client.projects.listTagBindings(projectId));
+    } catch (failure) {
+        if (WosNotFoundError.isInstance(failure)) return {};
+        throw operationError(describe(projectId), "read", failure);
+    }
+    const managed = state.tags !== undefined ? Object.keys(state.tags) : Object.keys(bindings);
+    const tags: Record<string, string> = {};
+    for (const key of managed) if (key in bindings) tags[key] = bindings[key];
+    const outs = plainOutputs({ projectId, tags });
+    return { id, props: outs, inputs: outs };
+}
+
+/** The project's set with `removed` keys taken out and `tags` written over it, keeping the set's order. */
+function nextSet(current: readonly Tag[], removed: ReadonlySet<string>, tags: Record<string, string>): Tag[] {
+    const next: Tag[] = [];
+    const placed = new Set<string>();
+    for (const binding of current) {
+        if (removed.has(binding.key)) continue;
+        const value = Object.prototype.hasOwnProperty.call(tags, binding.key) ? tags[binding.key] : binding.value;
+        next.push({ key: binding.key, value });
+        placed.add(binding.key);
+    }
+    for (const [key, value] of Object.entries(tags)) if (!placed.has(key)) next.push({ key, value });
+    return next;
+}
+
+/**
+ * Writes new and changed keys with the upsert PATCH. When keys were dropped from the map, writes the whole
+ * set instead (the current bindings minus the dropped keys, plus the map) in one project PATCH, so the
+ * change is all or nothing.
+ */
+export async function update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult> {
+    const inputs = news as unknown as ProjectTagBindingsInputs;
+    const oldTags = ((olds.tags ?? {}) as Record<string, string>);
+    const newTags = inputs.tags ?? {};
+    const removed = new Set(Object.keys(oldTags).filter((key) => !Object.prototype.hasOwnProperty.call(newTags, key)));
+    const client = clientFromCredentials();
+    try {
+        if (removed.size === 0) {
+            const tags = await upsert(client, inputs.projectId, newTags);
+            return { outs: plainOutputs({ projectId: inputs.projectId, tags }) };
+        }
+        const current = await client.projects.listTagBindings(inputs.projectId);
+        await client.projects.update(inputs.projectId, { tagBindings: nextSet(current, removed, newTags) });
+        return { outs: plainOutputs({ projectId: inputs.projectId, tags: { ...newTags } }) };
+    } catch (failure) {
+        throw operationError(describe(inputs.projectId ?? id), "update", failure);
+    }
+}
+
+/**
+ * Removes the managed keys, and only them, from the project. Already removed keys, or a project that is
+ * gone, count as deleted.
+ */
+export async function delete_(id: string, props?: PropertyBag): Promise<void> {
+    const state = (props ?? {}) as Partial<ProjectTagBindingsOutputs>;
+    const projectId = typeof state.projectId === "string" ? state.projectId : id;
+    const keys = new Set(Object.keys(state.tags ?? {}));
+    if (keys.size === 0) return;
+    const client = clientFromCredentials();
+    try {
+        const current = await client.projects.listTagBindings(projectId);
+        if (!current.some((binding) => keys.has(binding.key))) return;
+        await client.projects.update(projectId, { tagBindings: nextSet(current, keys, {}) });
+    } catch (failure) {
+        if (WosNotFoundError.isInstance(failure)) return;
+        throw operationError(describe(projectId), "delete", failure);
+    }
+}
+
+export { delete_ as delete };

@@ -1,0 +1,294 @@
+/**
+ * The real logic of the `wos:Variable` dynamic resource, a workspace variable of the `/vars` interface.
+ * Called by the thin shell in `provider/variable.ts` through
+ * `require("pulumi-wos/dist/provider/handlers/variable")`, a stable module path.
+ *
+ * A sensitive variable's value cannot be read back, so its value in state is always the last one written
+ * by this provider, and `diff` compares the program's value with that, never with the service's `null`.
+ *
+ * @module
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import type { WosClient } from "../../sdk";
+import { WosNotFoundError } from "../../sdk/errors";
+import {
+    booleanRule,
+    idRule,
+    variableCategoryRule,
+    variableDescriptionRule,
+    variableKeyRule,
+    variableValueRule,
+    type Variable,
+    type VariableCategory,
+} from "../../sdk/model";
+import { clientFromCredentials } from "./credentials";
+import {
+    checkProperty,
+    containsUnknown,
+    differs,
+    isAmbiguousFailure,
+    isTimeout,
+    isUnknown,
+    operationError,
+    optionalText,
+    plainOutputs,
+    safeMessage,
+    sleep,
+    type CheckFailure,
+    type PropertyBag,
+} from "./support";
+
+/** Inputs of a `wos:Variable` once known, with the defaults `check` fills in. */
+export interface VariableInputs {
+    workspaceId: string;
+    key: string;
+    /** Default `""`. */
+    value?: string;
+    description?: string;
+    category: VariableCategory;
+    /** Default false. */
+    hcl?: boolean;
+    /** Default false. Write-once: true to false replaces the variable. */
+    sensitive?: boolean;
+}
+
+/** Outputs: the inputs as the service holds them; `value` of a sensitive variable is the last one written. */
+export interface VariableOutputs {
+    workspaceId: string;
+    key: string;
+    value: string;
+    description?: string;
+    category: VariableCategory;
+    hcl: boolean;
+    sensitive: boolean;
+}
+
+function describe(props: Partial<VariableInputs> | undefined, id?: string): string {
+    const known = (value: unknown) => typeof value === "string" && !isUnknown(value);
+    const key = known(props?.key) ? ` '${props!.key}'` : "";
+    const category = known(props?.category) ? ` (${props!.category})` : "";
+    const where = id ? ` ${id}` : "";
+    const workspace = known(props?.workspaceId) ? ` in workspace ${props!.workspaceId}` : "";
+    return `wos:Variable${key}${category}${where}${workspace}`;
+}
+
+/**
+ * Validates the inputs with the rules of `sdk/model` before any request (workspace id, key, value and
+ * description lengths, category, booleans) and fills the defaults (`value` `""`, `hcl` and `sensitive`
+ * false) so that state and program compare equal. Unknown values pass. Reasons never quote the value.
+ */
+export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
+    const failures: CheckFailure[] = [];
+    checkProperty(failures, news, "workspaceId", idRule("ws-"), {
+        required: true,
+        requiredReason: "workspaceId is required (the id of a workspace, 'ws-...')",
+    });
+    checkProperty(failures, news, "key", variableKeyRule(), { required: true, requiredReason: "key is required" });
+    checkProperty(failures, news, "value", variableValueRule());
+    checkProperty(failures, news, "description", variableDescriptionRule());
+    checkProperty(failures, news, "category", variableCategoryRule(), {
+        required: true,
+        requiredReason: "category is required ('infra' or 'env')",
+    });
+    checkProperty(failures, news, "hcl", booleanRule());
+    checkProperty(failures, news, "sensitive", booleanRule());
+    const inputs: PropertyBag = { ...news };
+    if (inputs.value === undefined || inputs.value === null) inputs.value = "";
+    if (inputs.hcl === undefined || inputs.hcl === null) inputs.hcl = false;
+    if (inputs.sensitive === undefined || inputs.sensitive === null) inputs.sensitive = false;
+    return { inputs, failures };
+}
+
+const asValue = (value: unknown) => value ?? "";
+const asFlag = (value: unknown) => value ?? false;
+
+/** The in-place changes between state and inputs (replacement cases are decided by {@link diff}). */
+function changedInPlace(olds: PropertyBag, news: PropertyBag): string[] {
+    const changed: string[] = [];
+    if (differs(olds.key, news.key)) changed.push("key");
+    if (differs(olds.value, news.value, asValue)) changed.push("value");
+    if (differs(olds.description, news.description, optionalText)) changed.push("description");
+    if (differs(olds.category, news.category)) changed.push("category");
+    if (differs(olds.hcl, news.hcl, asFlag)) changed.push("hcl");
+    if (differs(olds.sensitive, news.sensitive, asFlag)) changed.push("sensitive");
+    return changed;
+}
+
+/** Equal, or not known yet (and so possibly equal). */
+function mayBeSame(oldValue: unknown, newValue: unknown): boolean {
+    return containsUnknown(newValue) || oldValue === newValue;
+}
+
+/**
+ * Compares state and inputs without a request. Replacement: another workspace; the key or category of a
+ * sensitive variable (the service refuses to rename one); sensitive true to false (write-once). The new
+ * variable is made after the old one is deleted when both would have the same key and category in the same
+ * workspace, which the service allows only once.
+ */
+export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
+    const replaces: string[] = [];
+    if (differs(olds.workspaceId, news.workspaceId)) replaces.push("workspaceId");
+    if (olds.sensitive === true) {
+        if (differs(olds.key, news.key)) replaces.push("key");
+        if (differs(olds.category, news.category)) replaces.push("category");
+        if (news.sensitive !== true) replaces.push("sensitive");
+    }
+    const changes = replaces.length > 0 || changedInPlace(olds, news).length > 0;
+    const deleteBeforeReplace =
+        replaces.length > 0 &&
+        mayBeSame(olds.workspaceId, news.workspaceId) &&
+        mayBeSame(olds.key, news.key) &&
+        mayBeSame(olds.category, news.category);
+    return { changes, replaces, deleteBeforeReplace };
+}
+
+/**
+ * Outputs from what the service answered; a sensitive value comes back as `null`, so the value written
+ * (or, on read, the one in state) stands in for it.
+ */
+function outputsFrom(variable: Variable, writtenValue: string, workspaceId: string): VariableOutputs {
+    return plainOutputs<VariableOutputs>({
+        workspaceId: variable.workspaceId || workspaceId,
+        key: variable.key,
+        value: variable.sensitive || variable.value === null ? writtenValue : variable.value,
+        description: variable.description ?? undefined,
+        category: variable.category,
+        hcl: variable.hcl,
+        sensitive: variable.sensitive,
+    });
+}
+
+/** The variable of the workspace with this key and category, if any. */
+async function findByKey(client: WosClient, inputs: VariableInputs): Promise<Variable | undefined> {
+    const workspace = await client.workspaces.read(inputs.workspaceId);
+    const variables = await client.variables.list({ workspaceName: workspace.name, organization: workspace.organization });
+    return variables.find((variable) => variable.key === inputs.key && variable.category === inputs.category);
+}
+
+/**
+ * Creates the variable. When the answer is lost (no answer, or a 5xx that may follow the commit), finds the
+ * variable by key and category in the workspace, brings it in line with the inputs and takes it into state
+ * instead of leaving an orphan that makes every later create fail. A 4xx is reported as the service said it.
+ */
+export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
+    const inputs = news as unknown as VariableInputs;
+    const value = inputs.value ?? "";
+    const client = clientFromCredentials();
+    try {
+        const variable = await client.variables.create({
+            workspaceId: inputs.workspaceId,
+            key: inputs.key,
+            value,
+            ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+            category: inputs.category,
+            hcl: inputs.hcl ?? false,
+            sensitive: inputs.sensitive ?? false,
+        });
+        return { id: variable.id, outs: outputsFrom(variable, value, inputs.workspaceId) };
+    } catch (failure) {
+        if (!isAmbiguousFailure(failure)) throw operationError(describe(inputs), "create", failure);
+        return recoverLostCreate(client, inputs, failure);
+    }
+}
+
+async function recoverLostCreate(client: WosClient, inputs: VariableInputs, failure: unknown): Promise<dynamic.CreateResult> {
+    const what = describe(inputs);
+    const value = inputs.value ?? "";
+    let found: Variable | undefined;
+    try {
+        // After a timeout the service may still be at work: look again a few times before giving up.
+        for (const wait of isTimeout(failure) ? [0, 500, 1500, 3000] : [0]) {
+            if (wait > 0) await sleep(wait);
+            found = await findByKey(client, inputs);
+            if (found) break;
+        }
+    } catch (lookupFailure) {
+        throw operationError(
+            what,
+            "create",
+            new Error(
+                `${safeMessage(failure)}; the service may have made the variable, and looking it up failed: ` +
+                    `${safeMessage(lookupFailure)}`,
+            ),
+        );
+    }
+    // A sensitive variable where the program asked for a plain one was not made by this create.
+    if (!found || (found.sensitive && !inputs.sensitive)) throw operationError(what, "create", failure);
+    try {
+        const variable = await client.variables.update(found.id, {
+            value,
+            description: inputs.description ?? null,
+            hcl: inputs.hcl ?? false,
+            sensitive: inputs.sensitive ?? false,
+        });
+        return { id: found.id, outs: outputsFrom(variable, value, inputs.workspaceId) };
+    } catch (finishFailure) {
+        throw operationError(what, "create (finishing the variable found after a lost answer)", finishFailure, {
+            id: found.id,
+            properties: outputsFrom(found, value, inputs.workspaceId) as unknown as Record<string, unknown>,
+        });
+    }
+}
+
+/**
+ * Reads the variable as the service holds it now (drift shows in `pulumi refresh`, also as new inputs).
+ * A sensitive value cannot be read: the one in state is kept. A variable, or workspace, that is gone reads
+ * as gone. Without a workspace id in state (an import), the variable is looked up among all readable ones.
+ */
+export async function read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
+    const state = (props ?? {}) as Partial<VariableOutputs>;
+    const client = clientFromCredentials();
+    let variable: Variable | undefined;
+    try {
+        variable =
+            typeof state.workspaceId === "string" && state.workspaceId !== ""
+                ? await client.variables.read(state.workspaceId, id)
+                : (await client.variables.list()).find((candidate) => candidate.id === id);
+    } catch (failure) {
+        if (WosNotFoundError.isInstance(failure)) return {};
+        throw operationError(describe(state, id), "read", failure);
+    }
+    if (!variable) return {};
+    const outs = outputsFrom(variable, typeof state.value === "string" ? state.value : "", state.workspaceId ?? "");
+    return { id, props: outs, inputs: outs };
+}
+
+/**
+ * Changes what differs in place with one PATCH: value, description, hcl, sensitive false to true, and for
+ * a variable that is not sensitive also key and category. Only changed fields are sent.
+ */
+export async function update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult> {
+    const inputs = news as unknown as VariableInputs;
+    const value = inputs.value ?? "";
+    const changed = new Set(changedInPlace(olds, news));
+    const client = clientFromCredentials();
+    try {
+        const variable =
+            changed.size === 0
+                ? await client.variables.read(inputs.workspaceId, id)
+                : await client.variables.update(id, {
+                      ...(changed.has("key") ? { key: inputs.key } : {}),
+                      ...(changed.has("value") ? { value } : {}),
+                      ...(changed.has("description") ? { description: inputs.description ?? null } : {}),
+                      ...(changed.has("category") ? { category: inputs.category } : {}),
+                      ...(changed.has("hcl") ? { hcl: inputs.hcl ?? false } : {}),
+                      ...(changed.has("sensitive") ? { sensitive: inputs.sensitive ?? false } : {}),
+                  });
+        return { outs: outputsFrom(variable, value, inputs.workspaceId) };
+    } catch (failure) {
+        throw operationError(describe(inputs, id), "update", failure);
+    }
+}
+
+/** Deletes the variable; one already gone counts as deleted. */
+export async function delete_(id: string, props?: PropertyBag): Promise<void> {
+    const client = clientFromCredentials();
+    try {
+        await client.variables.delete(id);
+    } catch (failure) {
+        if (WosNotFoundError.isInstance(failure)) return;
+        throw operationError(describe(props as Partial<VariableInputs>, id), "delete", failure);
+    }
+}
+
+export { delete_ as delete };

@@ -1,0 +1,47 @@
+/**
+ * {@link WosClient}: the entry point of the SDK.
+ *
+ * @module
+ */
+import { Projects } from "./projects";
+import { Transport, type WosClientOptions } from "./transport";
+import { Variables } from "./variables";
+import { Workspaces } from "./workspaces";
+
+/**
+ * A typed client of the Workspace Organization Service.
+ *
+ * ```ts
+ * const client = new WosClient({ address: "http://127.0.0.1:8787", token: process.env.WOS_TOKEN! });
+ * const project = await client.projects.create("acme", { name: "Apps" });
+ * for await (const p of client.projects.listAll("acme")) console.log(p.name);
+ * ```
+ *
+ * Every method throws a {@link WosError} subclass on failure, and repeats requests as the retry policy of
+ * `sdk/retry.ts` allows (see {@link WosClientOptions}). The token is held privately: it is not an
+ * enumerable property and never appears in an error.
+ */
+export class WosClient {
+    /** Projects and their tag bindings. */
+    readonly projects: Projects;
+    /** Workspace variables (`/vars`). */
+    readonly variables: Variables;
+    /** Workspaces. */
+    readonly workspaces: Workspaces;
+    /** `ADDRESS/api/v2`, the base of every request. */
+    readonly baseUrl: string;
+    readonly #transport: Transport;
+
+    constructor(options: WosClientOptions) {
+        this.#transport = new Transport(options);
+        this.baseUrl = this.#transport.baseUrl;
+        this.projects = new Projects(this.#transport);
+        this.workspaces = new Workspaces(this.#transport);
+        this.variables = new Variables(this.#transport, this.workspaces);
+    }
+
+    /** Checks that the service answers and accepts the token: `GET /ping`. */
+    async ping(): Promise<void> {
+        await this.#transport.request({ method: "GET", path: "/ping", schema: undefined });
+    }
+}

@@ -1,0 +1,270 @@
+/**
+ * The HTTP layer under {@link WosClient}: one axios instance per client with the base URL, the bearer token,
+ * the JSON:API media type, the timeout and the retry policy; every response parsed with a zod schema from
+ * `sdk/model`; every failure turned into a {@link WosError} that carries no token.
+ *
+ * @module
+ */
+import axios, { AxiosError, type AxiosInstance, type AxiosResponse } from "axios";
+import { z } from "zod";
+import { errorDocumentSchema, JSON_API_MEDIA_TYPE, type ErrorObject } from "./model";
+import {
+    errorClassForStatus,
+    redact,
+    redactDeep,
+    WosConnectionError,
+    WosError,
+    WosInvalidResponseError,
+} from "./errors";
+import { installRetry, pathWithoutQuery, retryCountOf, type RetryInfo } from "./retry";
+
+/** Address of the local service, the default target. */
+export const DEFAULT_ADDRESS = "http://127.0.0.1:8787";
+
+/** Version prefix of every path (`api.md`, Versioning). */
+export const API_PREFIX = "/api/v2";
+
+/** Options of {@link WosClient}. */
+export interface WosClientOptions {
+    /**
+     * Address of the service, e.g. `https://wos.example.com`; a trailing `/` or `/api/v2` is accepted.
+     * Default {@link DEFAULT_ADDRESS} (the local service).
+     */
+    address?: string;
+    /** Bearer token (user, team or organization token). Never logged, never part of an error. */
+    token: string;
+    /** Timeout of each attempt, in milliseconds. Default 30000. */
+    timeoutMs?: number;
+    /** Repeats after the first attempt, for requests the retry policy allows. Default 5. */
+    maxRetries?: number;
+    /** Upper bound of any single wait between attempts, in milliseconds. Default 30000. */
+    maxRetryDelayMs?: number;
+    /** `User-Agent` header. Default `pulumi-wos/<version> node/<version>`. */
+    userAgent?: string;
+    /** Called before each repeat, e.g. to log progress. */
+    onRetry?: (info: RetryInfo) => void;
+}
+
+/** Query parameters: `undefined` values are left out; arrays are joined with commas (`filter[names]`). */
+export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
+
+/** One request: method, path relative to `/api/v2`, optional query and body, and the response schema. */
+export interface RequestSpec<S extends z.ZodType | undefined> {
+    method: "GET" | "POST" | "PATCH" | "DELETE";
+    path: string;
+    query?: Query;
+    body?: unknown;
+    /** Schema of the response body; `undefined` for answers without a body (204). */
+    schema: S;
+    /**
+     * For a DELETE: when a repeat (after an attempt whose outcome is unknown) answers 404, the earlier
+     * attempt did the work, so the delete succeeded.
+     */
+    notFoundAfterRetryIsSuccess?: boolean;
+}
+
+/** Sends requests for {@link WosClient} and its resource classes. One per client. */
+export class Transport {
+    /** Base URL, `ADDRESS/api/v2`, without a trailing slash. */
+    readonly baseUrl: string;
+    readonly #http: AxiosInstance;
+    // `#` keeps the token out of enumeration, JSON.stringify and util.inspect of the transport and client.
+    readonly #token: string;
+
+    constructor(options: WosClientOptions) {
+        if (typeof options?.token !== "string" || options.token === "") {
+            throw new TypeError("WosClient: a token is required (options.token)");
+        }
+        this.#token = options.token;
+        this.baseUrl = normalizeAddress(options.address ?? DEFAULT_ADDRESS);
+        this.#http = axios.create({
+            baseURL: this.baseUrl,
+            timeout: options.timeoutMs ?? 30_000,
+            headers: {
+                Authorization: `Bearer ${options.token}`,
+                "Content-Type": JSON_API_MEDIA_TYPE,
+                Accept: JSON_API_MEDIA_TYPE,
+                "User-Agent": options.userAgent ?? defaultUserAgent(),
+            },
+            // The body is parsed by us: an answer that is not JSON must become a WosError, not a string.
+            responseType: "text",
+            transformResponse: [(data: unknown) => data],
+            // Timeouts as ETIMEDOUT, not ECONNABORTED (which is also what a cancel looks like).
+            transitional: { clarifyTimeoutError: true },
+            // Redirects would re-send the Authorization header elsewhere; the service never redirects.
+            maxRedirects: 0,
+            proxy: false,
+        });
+        installRetry(this.#http, {
+            maxRetries: options.maxRetries ?? 5,
+            maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+            onRetry: options.onRetry,
+            redactText: (text) => redact(text, options.token),
+        });
+    }
+
+    /** Sends one request (with the retries the policy allows) and returns its parsed body. */
+    async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>>;
+    async request(spec: RequestSpec<undefined>): Promise<void>;
+    async request(spec: RequestSpec<z.ZodType | undefined>): Promise<unknown> {
+        const url = spec.path + queryString(spec.query);
+        let response: AxiosResponse<string>;
+        try {
+            response = await this.#http.request<string>({
+                method: spec.method,
+                url,
+                data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+            });
+        } catch (error) {
+            if (
+                spec.notFoundAfterRetryIsSuccess &&
+                error instanceof AxiosError &&
+                error.response?.status === 404 &&
+                retryCountOf(error.config) > 0
+            ) {
+                return undefined;
+            }
+            throw this.#toWosError(error, spec);
+        }
+        if (spec.schema === undefined) return undefined;
+        return this.#parse(response, spec, spec.schema);
+    }
+
+    #parse(response: AxiosResponse<string>, spec: RequestSpec<z.ZodType | undefined>, schema: z.ZodType): unknown {
+        const where = { method: spec.method, path: redact(pathWithoutQuery(spec.path), this.#token), status: response.status, requestId: requestIdOf(response) };
+        let body: unknown;
+        try {
+            body = JSON.parse(response.data);
+        } catch {
+            throw new WosInvalidResponseError({
+                ...where,
+                message: `${spec.method} ${where.path}: the service answered ${response.status} with a body that is not JSON`,
+            });
+        }
+        const parsed = schema.safeParse(body);
+        if (!parsed.success) {
+            throw new WosInvalidResponseError({
+                ...where,
+                message: redact(
+                    `${spec.method} ${where.path}: unexpected response from the service: ${describeZodIssues(parsed.error)}`,
+                    this.#token,
+                ),
+            });
+        }
+        return parsed.data;
+    }
+
+    /** Maps any failure of axios to a {@link WosError}, keeping only plain, token-free data. */
+    #toWosError(error: unknown, spec: RequestSpec<z.ZodType | undefined>): WosError {
+        const method = spec.method;
+        // An id is caller input: a token pasted into one must not come back in the error.
+        const path = redact(pathWithoutQuery(spec.path), this.#token);
+        if (!(error instanceof AxiosError)) {
+            const text = error instanceof Error ? error.message : String(error);
+            return new WosConnectionError({ method, path, message: redact(`${method} ${path} failed: ${text}`, this.#token) });
+        }
+        const response = error.response;
+        if (!response) {
+            const code = error.code;
+            const reason = code === "ETIMEDOUT" || code === "ECONNABORTED" ? "timed out" : `connection failed (${code ?? "unknown"})`;
+            return new WosConnectionError({
+                method,
+                path,
+                code,
+                message: redact(`${method} ${path} ${reason}: ${error.message} (${this.baseUrl})`, this.#token),
+            });
+        }
+        const errors = redactDeep(errorObjectsOf(response), this.#token);
+        const ErrorClass = errorClassForStatus(response.status);
+        return new ErrorClass({ status: response.status, errors, method, path, requestId: requestIdOf(response) });
+    }
+}
+
+/**
+ * `ADDRESS/api/v2` from an address given with or without a trailing slash or the `/api/v2` prefix.
+ * Refuses anything that is not an http(s) URL, and credentials in the URL (they would end up in errors).
+ */
+export function normalizeAddress(address: string): string {
+    let url: URL;
+    try {
+        url = new URL(address.trim());
+    } catch {
+        throw new TypeError(`WosClient: address must be an http(s) URL such as ${DEFAULT_ADDRESS}`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+        throw new TypeError(`WosClient: address must be an http(s) URL such as ${DEFAULT_ADDRESS}`);
+    }
+    if (url.username || url.password) {
+        throw new TypeError("WosClient: address must not contain credentials; pass the token as options.token");
+    }
+    let path = url.pathname.replace(/\/+$/, "");
+    if (path.endsWith(API_PREFIX)) path = path.slice(0, -API_PREFIX.length);
+    return `${url.origin}${path}${API_PREFIX}`;
+}
+
+/**
+ * `?a=b&c=d` with every key and value percent-encoded, brackets included (`filter%5Bnames%5D`): `api.md`
+ * asks for it, and it reaches every server and proxy intact. axios' own serializer would send raw `[`, `]`
+ * and a space as `+`.
+ */
+export function queryString(query: Query | undefined): string {
+    if (!query) return "";
+    const parts: string[] = [];
+    for (const [key, value] of Object.entries(query)) {
+        if (value === undefined) continue;
+        const text = Array.isArray(value) ? value.join(",") : String(value);
+        parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
+    }
+    return parts.length ? `?${parts.join("&")}` : "";
+}
+
+/** A path segment (an id or an organization name), encoded so it cannot change the path. */
+export function segment(value: string): string {
+    return encodeURIComponent(value);
+}
+
+/** `data.attributes.name: expected string, received number` for each issue; never the values themselves. */
+function describeZodIssues(error: z.ZodError): string {
+    return error.issues
+        .slice(0, 5)
+        .map((issue) => {
+            const path = issue.path.length ? issue.path.map(String).join(".") : "(body)";
+            return `${path}: ${issue.message}`;
+        })
+        .join("; ");
+}
+
+function errorObjectsOf(response: AxiosResponse): ErrorObject[] {
+    const data: unknown = response.data;
+    let body: unknown = data;
+    if (typeof data === "string") {
+        try {
+            body = JSON.parse(data);
+        } catch {
+            return [];
+        }
+    }
+    const parsed = errorDocumentSchema().safeParse(body);
+    return parsed.success ? (parsed.data.errors as ErrorObject[]) : [];
+}
+
+function requestIdOf(response: AxiosResponse): string | undefined {
+    const value: unknown = response.headers?.["x-request-id"];
+    return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+let userAgent: string | undefined;
+
+function defaultUserAgent(): string {
+    if (userAgent === undefined) {
+        let version = "dev";
+        try {
+            // Self-reference through the package's own `exports` (works from dist/ when installed).
+            version = (require("pulumi-wos/package.json") as { version: string }).version;
+        } catch {
+            /* running from source without the package name resolvable */
+        }
+        userAgent = `pulumi-wos/${version} node/${process.versions.node}`;
+    }
+    return userAgent;
+}

@@ -1,0 +1,238 @@
+/**
+ * The local service as a Fastify application: {@link buildApp} wires storage, seed, logging, body parsing,
+ * errors, rate limiting, fault injection, authentication and the routes; {@link startServer} listens.
+ * Tests start it in-process on port 0; the CLI (`main.ts`) is a thin shell around the same two functions.
+ */
+import { randomUUID, createHash } from "node:crypto";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import rateLimit from "@fastify/rate-limit";
+import { JSON_API_MEDIA_TYPE } from "../sdk/model";
+import { authenticate, type Principal } from "./auth";
+import { isEmpty, openDatabase, type Db } from "./db";
+import { HttpError, httpError, titleFor } from "./errors";
+import { FaultStore, registerFaults } from "./faults";
+import { applySeed, DEMO_SEED, type SeedFile } from "./seed";
+import { registerProjectRoutes } from "./routes/projects";
+import { registerVariableRoutes } from "./routes/variables";
+import { registerWorkspaceRoutes } from "./routes/workspaces";
+
+/** How to run the service. */
+export interface ServerOptions {
+    /** `:memory:` or an SQLite file path (folder created; WAL). */
+    dataPath: string;
+    /** Parsed seed object; when undefined AND the database is empty, the built-in demo seed is loaded. */
+    seed?: SeedFile;
+    /** Time of one upgrade plan step; default 200. */
+    planStepMs?: number;
+    /** Requests per token per second; 0 = off (default). */
+    rateLimit?: number;
+    /** Enables `/_admin/faults`. */
+    adminToken?: string;
+    /** Pino level; default `info` in the CLI, `silent` when started by tests. */
+    logLevel?: string;
+}
+
+/** What the routes share: the database, the options and the fault rules. */
+export interface AppContext {
+    db: Db;
+    options: Required<Pick<ServerOptions, "planStepMs" | "rateLimit">> & ServerOptions;
+    faults: FaultStore;
+}
+
+declare module "fastify" {
+    interface FastifyInstance {
+        /** The service's shared state, and whether the demo seed was loaded at start. */
+        wos: AppContext & { demoSeedLoaded: boolean };
+    }
+    interface FastifyRequest {
+        /** The caller, set by the authentication hook on every `/api/v2` route except ping. */
+        principal?: Principal;
+    }
+}
+
+/** The path prefix of the interface. */
+export const API_PREFIX = "/api/v2";
+
+/** Largest request body accepted (413 above it): room for a variable value of 256 KiB and its envelope. */
+const BODY_LIMIT = 1024 * 1024;
+
+/** The caller set by the authentication hook; routes are only reached with one. */
+export function principalOf(request: FastifyRequest): Principal {
+    if (!request.principal) throw httpError(401);
+    return request.principal;
+}
+
+/**
+ * Builds the application (not listening). Opens the database, applies `options.seed` (or the demo seed on an
+ * empty database), and closes the database when the app closes.
+ */
+export async function buildApp(options: ServerOptions): Promise<FastifyInstance> {
+    const db = openDatabase(options.dataPath);
+    let demoSeedLoaded = false;
+    try {
+        if (options.seed !== undefined) applySeed(db, options.seed);
+        else if (isEmpty(db)) {
+            applySeed(db, DEMO_SEED);
+            demoSeedLoaded = true;
+        }
+    } catch (error) {
+        db.close();
+        throw error;
+    }
+
+    const app = Fastify({
+        logger: {
+            level: options.logLevel ?? "info",
+            stream: process.stderr,
+            // Tokens never reach a log line, whatever a serializer or a debug statement includes.
+            redact: {
+                paths: [
+                    "req.headers.authorization",
+                    "request.headers.authorization",
+                    "headers.authorization",
+                    "req.headers.cookie",
+                ],
+                censor: "[redacted]",
+            },
+        },
+        bodyLimit: BODY_LIMIT,
+        genReqId: () => randomUUID(),
+        // Idle keep-alive connections would otherwise hold `close()` open.
+        forceCloseConnections: "idle",
+    });
+
+    const context: AppContext = {
+        db,
+        options: { ...options, planStepMs: options.planStepMs ?? 200, rateLimit: options.rateLimit ?? 0 },
+        faults: new FaultStore(),
+    };
+    app.decorate("wos", { ...context, demoSeedLoaded });
+    app.decorateRequest("principal", undefined);
+    app.decorateRequest("wosFault", undefined);
+    app.addHook("onClose", async () => {
+        db.close();
+    });
+
+    installBodyParsing(app);
+    installErrorHandling(app);
+    app.addHook("onSend", async (request, reply, payload) => {
+        reply.header("x-request-id", request.id);
+        return payload;
+    });
+
+    // Fault hooks first: an injected delay or reset must happen whatever the request would have met next.
+    registerFaults(app, context.faults, options.adminToken);
+
+    const limit = context.options.rateLimit;
+    if (limit > 0) {
+        await app.register(rateLimit, {
+            max: limit,
+            timeWindow: 1000,
+            hook: "onRequest",
+            // Per token (hashed: the limiter's keys must not hold tokens); callers without one share their IP's.
+            keyGenerator: (request) => {
+                const header = request.headers.authorization;
+                return typeof header === "string" && header.length > 0
+                    ? "t:" + createHash("sha256").update(header).digest("hex")
+                    : "ip:" + request.ip;
+            },
+            errorResponseBuilder: () =>
+                new HttpError(429, [{ status: "429", title: "too many requests", detail: "You have exceeded the API's rate limit." }]),
+        });
+    }
+
+    await app.register(
+        async (api) => {
+            api.addHook("onRequest", async (request) => {
+                if (request.routeOptions.url === `${API_PREFIX}/ping`) return;
+                request.principal = authenticate(db, request.headers.authorization);
+            });
+            api.get("/ping", async (_request, reply) => {
+                reply.header("x-ratelimit-limit", String(limit));
+                return reply.code(204).send();
+            });
+            registerProjectRoutes(api, context);
+            registerVariableRoutes(api, context);
+            registerWorkspaceRoutes(api, context);
+        },
+        { prefix: API_PREFIX },
+    );
+
+    await app.ready();
+    return app;
+}
+
+/** Builds the app and listens (default 127.0.0.1, port 0 = any free port). `url` has no `/api/v2`. */
+export async function startServer(
+    options: ServerOptions & { host?: string; port?: number },
+): Promise<{ url: string; app: FastifyInstance; close(): Promise<void> }> {
+    const app = await buildApp(options);
+    const host = options.host ?? "127.0.0.1";
+    try {
+        await app.listen({ host, port: options.port ?? 0 });
+    } catch (error) {
+        await app.close();
+        throw error;
+    }
+    const address = app.server.address();
+    const port = typeof address === "object" && address ? address.port : options.port;
+    const shownHost = host.includes(":") ? `[${host}]` : host;
+    let closing: Promise<void> | undefined;
+    return {
+        url: `http://${shownHost}:${port}`,
+        app,
+        // Idempotent: a test's afterAll and a signal handler may both close.
+        close: () => (closing ??= app.close().then(() => undefined)),
+    };
+}
+
+/** JSON bodies under both media types (and, leniently, any other); bad JSON is a 400, not a 500. */
+function installBodyParsing(app: FastifyInstance): void {
+    app.removeAllContentTypeParsers();
+    const parse = (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
+        const text = typeof body === "string" ? body : body.toString("utf8");
+        if (text.trim() === "") return done(null, undefined);
+        try {
+            done(null, JSON.parse(text));
+        } catch {
+            done(httpError(400, "The request body is not valid JSON"));
+        }
+    };
+    app.addContentTypeParser([JSON_API_MEDIA_TYPE, "application/json"], { parseAs: "string" }, parse);
+    // Clients that forget the content type (curl -d) still get their JSON read rather than a 415.
+    app.addContentTypeParser("*", { parseAs: "string" }, parse);
+}
+
+/** Every error becomes a JSON:API error document; only a bug answers 500, never bad input. */
+function installErrorHandling(app: FastifyInstance): void {
+    app.setNotFoundHandler(async (request, reply) => {
+        return reply
+            .code(404)
+            .type(JSON_API_MEDIA_TYPE)
+            .send({ errors: [{ status: "404", title: "not found", detail: `No route for ${request.method} ${request.url.split("?")[0]}` }] });
+    });
+
+    app.setErrorHandler(async (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+        if (error instanceof HttpError) {
+            for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+            return reply.code(error.statusCode).type(JSON_API_MEDIA_TYPE).send(error.toDocument());
+        }
+        const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+        if (status >= 400 && status < 500) {
+            // Fastify's own client errors (body too large, bad content type, bad URL...).
+            const detail =
+                error.code === "FST_ERR_CTP_BODY_TOO_LARGE"
+                    ? `The request body is larger than ${BODY_LIMIT} bytes`
+                    : error.message;
+            return reply
+                .code(status)
+                .type(JSON_API_MEDIA_TYPE)
+                .send({ errors: [{ status: String(status), title: titleFor(status), detail }] });
+        }
+        request.log.error({ err: error }, "unhandled error");
+        return reply
+            .code(500)
+            .type(JSON_API_MEDIA_TYPE)
+            .send({ errors: [{ status: "500", title: titleFor(500), detail: "An internal error occurred" }] });
+    });
+}

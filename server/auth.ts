@@ -1,0 +1,174 @@
+/**
+ * Authentication and authorization (`local-service.md` "Authorization").
+ *
+ * A bearer token resolves to a {@link Principal}: the organization it belongs to, what kind of token it is,
+ * the teams it acts as, and those teams' organization-wide settings and project access. Every permission
+ * question is answered here, from that principal and nothing else, so routes never re-derive a rule.
+ */
+import { ACCESS_LEVELS, hashToken, sql, type AccessLevel, type Db } from "./db";
+import { unauthorized } from "./errors";
+
+/** Who is calling. */
+export interface Principal {
+    organization: string;
+    kind: "organization" | "team" | "user";
+    /** Ids of the teams the token acts as (its own team, or the user's teams; none for an organization token). */
+    teamIds: string[];
+    owners: boolean;
+    manageProjects: boolean;
+    manageModules: boolean;
+    /** Project id -> the strongest access any of the teams has on it. */
+    projectAccess: Map<string, AccessLevel>;
+}
+
+/** What a principal may do with one project (and the workspaces and variables in it). */
+export interface ProjectPermissions {
+    /** See the project, its workspaces, their variables (never sensitive values) and tag bindings. */
+    canRead: boolean;
+    /** Update the project and its tag bindings. */
+    canUpdate: boolean;
+    /** Delete the project. */
+    canDestroy: boolean;
+    /** Create workspaces in it. */
+    canCreateWorkspace: boolean;
+    /** Move workspaces into or out of it. */
+    canMoveWorkspaces: boolean;
+    /** Update and delete its workspaces. */
+    canManageWorkspaces: boolean;
+    canReadVariables: boolean;
+    canWriteVariables: boolean;
+}
+
+const NO_PERMISSIONS: ProjectPermissions = {
+    canRead: false,
+    canUpdate: false,
+    canDestroy: false,
+    canCreateWorkspace: false,
+    canMoveWorkspaces: false,
+    canManageWorkspaces: false,
+    canReadVariables: false,
+    canWriteVariables: false,
+};
+
+/** `Bearer <token>` -> the token; anything else -> undefined. */
+export function bearerToken(header: string | string[] | undefined): string | undefined {
+    if (typeof header !== "string") return undefined;
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+    return match?.[1];
+}
+
+/**
+ * Resolves the `Authorization` header to a principal.
+ * @throws HttpError 401 (exact body of `local-service.md`) for a missing, malformed or unknown token.
+ */
+export function authenticate(db: Db, authorizationHeader: string | string[] | undefined): Principal {
+    const token = bearerToken(authorizationHeader);
+    if (!token) throw unauthorized();
+    const hash = hashToken(token);
+
+    const org = sql(db, "SELECT organization FROM organization_tokens WHERE token_hash = ?").get(hash) as
+        | { organization: string }
+        | undefined;
+    if (org) {
+        // An organization token acts like a team with "manage projects" for projects and variables.
+        return {
+            organization: org.organization,
+            kind: "organization",
+            teamIds: [],
+            owners: false,
+            manageProjects: true,
+            manageModules: false,
+            projectAccess: new Map(),
+        };
+    }
+
+    let kind: Principal["kind"];
+    let organization: string;
+    let teams: { id: string; owners: number; manage_projects: number; manage_modules: number }[];
+    const team = sql(db, `SELECT t.id, t.organization, t.owners, t.manage_projects, t.manage_modules
+                          FROM team_tokens tt JOIN teams t ON t.id = tt.team_id WHERE tt.token_hash = ?`).get(hash) as
+        | { id: string; organization: string; owners: number; manage_projects: number; manage_modules: number }
+        | undefined;
+    if (team) {
+        kind = "team";
+        organization = team.organization;
+        teams = [team];
+    } else {
+        const user = sql(db, `SELECT u.id, u.organization FROM user_tokens ut JOIN users u ON u.id = ut.user_id
+                              WHERE ut.token_hash = ?`).get(hash) as { id: string; organization: string } | undefined;
+        if (!user) throw unauthorized();
+        kind = "user";
+        organization = user.organization;
+        teams = sql(db, `SELECT t.id, t.owners, t.manage_projects, t.manage_modules
+                         FROM team_memberships m JOIN teams t ON t.id = m.team_id WHERE m.user_id = ?`).all(user.id) as typeof teams;
+    }
+
+    // A user has the union of its teams: any flag of any team, the strongest access per project.
+    const projectAccess = new Map<string, AccessLevel>();
+    for (const { id } of teams) {
+        const rows = sql(db, "SELECT project_id, access FROM team_project_access WHERE team_id = ?").all(id) as {
+            project_id: string;
+            access: AccessLevel;
+        }[];
+        for (const row of rows) projectAccess.set(row.project_id, strongest(projectAccess.get(row.project_id), row.access));
+    }
+    return {
+        organization,
+        kind,
+        teamIds: teams.map((t) => t.id),
+        owners: teams.some((t) => t.owners === 1),
+        manageProjects: teams.some((t) => t.manage_projects === 1),
+        manageModules: teams.some((t) => t.manage_modules === 1),
+        projectAccess,
+    };
+}
+
+function rank(level: AccessLevel | undefined): number {
+    return level === undefined ? -1 : ACCESS_LEVELS.indexOf(level);
+}
+
+function strongest(a: AccessLevel | undefined, b: AccessLevel): AccessLevel {
+    return rank(a) >= rank(b) ? a! : b;
+}
+
+/**
+ * The principal's effective access level on a project of its organization: owners and "manage projects"
+ * (and the organization token) act as `admin` on every project.
+ */
+export function effectiveAccess(principal: Principal, projectId: string): AccessLevel | undefined {
+    if (principal.owners || principal.manageProjects) return "admin";
+    return principal.projectAccess.get(projectId);
+}
+
+/**
+ * What the principal may do with a project: read < write < maintain < admin, each adding to the one before.
+ * A project of another organization allows nothing.
+ */
+export function projectPermissions(principal: Principal, project: { id: string; organization: string }): ProjectPermissions {
+    if (project.organization !== principal.organization) return NO_PERMISSIONS;
+    const level = rank(effectiveAccess(principal, project.id));
+    const read = level >= rank("read");
+    const write = level >= rank("write");
+    const maintain = level >= rank("maintain");
+    const admin = level >= rank("admin");
+    return {
+        canRead: read,
+        canUpdate: admin,
+        canDestroy: admin,
+        canCreateWorkspace: maintain,
+        canMoveWorkspaces: maintain,
+        canManageWorkspaces: maintain,
+        canReadVariables: read,
+        canWriteVariables: write,
+    };
+}
+
+/** Whether the principal may create projects in its organization (owners, manage projects, organization token). */
+export function canCreateProjects(principal: Principal): boolean {
+    return principal.owners || principal.manageProjects;
+}
+
+/** Whether the principal may manage no-code modules (owners or manage modules; never an organization token). */
+export function canManageModules(principal: Principal): boolean {
+    return principal.kind !== "organization" && (principal.owners || principal.manageModules);
+}

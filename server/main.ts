@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+/**
+ * `wos-server`: the local Workspace Organization Service on the command line (`local-service.md`
+ * "Starting it"). Prints `wos-server listening on http://HOST:PORT` on stdout when ready; logs go to stderr.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { startServer } from "./app";
+import { DEMO_SEED, parseSeed, SeedError, seedTokens, type SeedFile } from "./seed";
+
+const USAGE = `usage: wos-server [--host 127.0.0.1] [--port 8787] [--data .wos/wos.db | :memory:]
+                  [--seed FILE.json] [--plan-step-ms 200] [--rate-limit 0] [--admin-token TOKEN]
+                  [--log-level info]`;
+
+/** Parsed command line. */
+interface Cli {
+    host: string;
+    port: number;
+    data: string;
+    seed?: string;
+    planStepMs: number;
+    rateLimit: number;
+    adminToken?: string;
+    logLevel: string;
+}
+
+class UsageError extends Error {}
+
+function nonNegativeInteger(name: string, value: string): number {
+    if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer, got '${value}'`);
+    return Number(value);
+}
+
+function parseCli(argv: string[]): Cli | "help" {
+    const { values } = parseArgs({
+        args: argv,
+        options: {
+            host: { type: "string", default: "127.0.0.1" },
+            port: { type: "string", default: "8787" },
+            data: { type: "string", default: ".wos/wos.db" },
+            seed: { type: "string" },
+            "plan-step-ms": { type: "string", default: "200" },
+            "rate-limit": { type: "string", default: "0" },
+            "admin-token": { type: "string" },
+            "log-level": { type: "string", default: "info" },
+            help: { type: "boolean", short: "h" },
+        },
+        strict: true,
+        allowPositionals: false,
+    });
+    if (values.help) return "help";
+    const port = nonNegativeInteger("port", values.port!);
+    if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+    return {
+        host: values.host!,
+        port,
+        data: values.data!,
+        seed: values.seed,
+        planStepMs: nonNegativeInteger("plan-step-ms", values["plan-step-ms"]!),
+        rateLimit: nonNegativeInteger("rate-limit", values["rate-limit"]!),
+        adminToken: values["admin-token"],
+        logLevel: values["log-level"]!,
+    };
+}
+
+/** Reads and validates a seed file; every problem names the file and the field. */
+function readSeed(path: string): SeedFile {
+    let text: string;
+    try {
+        text = readFileSync(path, "utf8");
+    } catch (error) {
+        throw new SeedError(`cannot read seed file ${path}: ${(error as Error).message}`);
+    }
+    let json: unknown;
+    try {
+        json = JSON.parse(text);
+    } catch (error) {
+        throw new SeedError(`seed file ${path} is not valid JSON: ${(error as Error).message}`);
+    }
+    parseSeed(json, `seed file ${path}`);
+    return json as SeedFile;
+}
+
+async function main(): Promise<number> {
+    let cli: Cli | "help";
+    try {
+        cli = parseCli(process.argv.slice(2));
+    } catch (error) {
+        process.stderr.write(`wos-server: ${(error as Error).message}\n${USAGE}\n`);
+        return 2;
+    }
+    if (cli === "help") {
+        process.stdout.write(`${USAGE}\n`);
+        return 0;
+    }
+
+    // Signal handlers first: a SIGTERM that arrives as soon as the address line is out (or even during
+    // start-up) must still stop the service gracefully rather than kill it.
+    let server: Awaited<ReturnType<typeof startServer>> | undefined;
+    let stopRequested = false;
+    let resolveStopped!: (code: number) => void;
+    const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
+    const closeServer = () => {
+        server!.close().then(
+            () => resolveStopped(0),
+            (error: Error) => {
+                process.stderr.write(`wos-server: error while closing: ${error.message}\n`);
+                resolveStopped(1);
+            },
+        );
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+        if (stopRequested) {
+            process.stderr.write(`wos-server: ${signal} again, exiting now\n`);
+            process.exit(1);
+        }
+        stopRequested = true;
+        // SIGINT/SIGTERM: stop accepting, let in-flight requests finish, close the database, exit 0.
+        if (server) closeServer();
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+
+    try {
+        const seed = cli.seed !== undefined ? readSeed(cli.seed) : undefined;
+        server = await startServer({
+            dataPath: cli.data,
+            seed,
+            planStepMs: cli.planStepMs,
+            rateLimit: cli.rateLimit,
+            adminToken: cli.adminToken,
+            logLevel: cli.logLevel,
+            host: cli.host,
+            port: cli.port,
+        });
+    } catch (error) {
+        const message = error instanceof SeedError ? error.message : `cannot start: ${(error as Error).message}`;
+        process.stderr.write(`wos-server: ${message}\n`);
+        return 1;
+    }
+
+    if (server.app.wos.demoSeedLoaded) {
+        const lines = seedTokens(DEMO_SEED).map(
+            ({ organization, holder, token }) => `  ${organization.padEnd(8)} ${holder.padEnd(20)} ${token}`,
+        );
+        process.stderr.write(`wos-server: empty database, loaded the demo seed. Its tokens:\n${lines.join("\n")}\n`);
+    }
+    process.stdout.write(`wos-server listening on ${server.url}\n`);
+    if (stopRequested) closeServer();
+    return stopped;
+}
+
+main().then(
+    (code) => {
+        process.exitCode = code;
+    },
+    (error: Error) => {
+        process.stderr.write(`wos-server: ${error.stack ?? error.message}\n`);
+        process.exitCode = 1;
+    },
+);

@@ -1,0 +1,118 @@
+/**
+ * Rows of the database as the routes use them, and the small queries several routes share (load a
+ * project, a workspace, a variable; count what a project holds).
+ */
+import { sql, type Db } from "./db";
+
+export interface ProjectRow {
+    id: string;
+    organization: string;
+    name: string;
+    description: string | null;
+    auto_destroy_activity_duration: string | null;
+    is_default: number;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface TagBindingRow {
+    id: string;
+    project_id: string;
+    key: string;
+    value: string;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface WorkspaceRow {
+    id: string;
+    organization: string;
+    project_id: string;
+    name: string;
+    description: string | null;
+    auto_apply: number;
+    execution_mode: "remote" | "agent";
+    agent_pool_id: string | null;
+    execution_mode_overwritten: number;
+    agent_pool_overwritten: number;
+    source: string;
+    source_name: string | null;
+    source_url: string | null;
+    source_module_id: string | null;
+    no_code_module_version_id: string | null;
+    auto_destroy_activity_duration: string | null;
+    auto_destroy_activity_inherited: number;
+    infra_version: string;
+    working_directory: string | null;
+    locked: number;
+    created_at: string;
+    updated_at: string;
+}
+
+export interface VariableRow {
+    id: string;
+    workspace_id: string;
+    key: string;
+    value: string;
+    description: string | null;
+    category: "infra" | "env";
+    hcl: number;
+    sensitive: number;
+    version_id: string;
+    created_at: string;
+    updated_at: string;
+}
+
+export function findProject(db: Db, id: string): ProjectRow | undefined {
+    return sql(db, "SELECT * FROM projects WHERE id = ?").get(id) as ProjectRow | undefined;
+}
+
+/** Projects of an organization in creation order. */
+export function projectsOf(db: Db, organization: string): ProjectRow[] {
+    return sql(db, "SELECT * FROM projects WHERE organization = ? ORDER BY rowid").all(organization) as ProjectRow[];
+}
+
+/** Workspace and team counts of projects, by project id. */
+export function projectCounts(db: Db, organization: string): Map<string, { workspaceCount: number; teamCount: number }> {
+    const rows = sql(db, `SELECT p.id,
+                              (SELECT COUNT(*) FROM workspaces w WHERE w.project_id = p.id) AS workspace_count,
+                              (SELECT COUNT(*) FROM team_project_access a WHERE a.project_id = p.id) AS team_count
+                          FROM projects p WHERE p.organization = ?`).all(organization) as {
+        id: string;
+        workspace_count: number;
+        team_count: number;
+    }[];
+    return new Map(rows.map((row) => [row.id, { workspaceCount: row.workspace_count, teamCount: row.team_count }]));
+}
+
+/** Workspace and team counts of one project. */
+export function projectCountsOf(db: Db, projectId: string): { workspaceCount: number; teamCount: number } {
+    const row = sql(db, `SELECT (SELECT COUNT(*) FROM workspaces WHERE project_id = ?) AS workspace_count,
+                                (SELECT COUNT(*) FROM team_project_access WHERE project_id = ?) AS team_count`).get(
+        projectId,
+        projectId,
+    ) as { workspace_count: number; team_count: number };
+    return { workspaceCount: row.workspace_count, teamCount: row.team_count };
+}
+
+/** A project's tag bindings in the order they were first bound. */
+export function tagBindingsOf(db: Db, projectId: string): TagBindingRow[] {
+    return sql(db, "SELECT * FROM tag_bindings WHERE project_id = ? ORDER BY created_at, rowid").all(projectId) as TagBindingRow[];
+}
+
+export function findWorkspace(db: Db, id: string): WorkspaceRow | undefined {
+    return sql(db, "SELECT * FROM workspaces WHERE id = ?").get(id) as WorkspaceRow | undefined;
+}
+
+export function findWorkspaceByName(db: Db, organization: string, name: string): WorkspaceRow | undefined {
+    return sql(db, "SELECT * FROM workspaces WHERE organization = ? AND name = ?").get(organization, name) as WorkspaceRow | undefined;
+}
+
+export function findVariable(db: Db, id: string): VariableRow | undefined {
+    return sql(db, "SELECT * FROM variables WHERE id = ?").get(id) as VariableRow | undefined;
+}
+
+/** Variables of a workspace in creation order. */
+export function variablesOf(db: Db, workspaceId: string): VariableRow[] {
+    return sql(db, "SELECT * FROM variables WHERE workspace_id = ? ORDER BY rowid").all(workspaceId) as VariableRow[];
+}

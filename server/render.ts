@@ -1,0 +1,217 @@
+/**
+ * Rendering of every resource of the local service as JSON:API, in one place, so every endpoint answers
+ * the same shape for the same resource (attribute sets per endpoint as `api.md` lists them).
+ */
+import type { Principal } from "./auth";
+import { projectPermissions } from "./auth";
+import type { ProjectRow, TagBindingRow, VariableRow, WorkspaceRow } from "./records";
+
+const API = "/api/v2";
+
+/** Paths of resources (relative, as `api.md` shows links). */
+export const paths = {
+    organization: (name: string) => `${API}/organizations/${encodeURIComponent(name)}`,
+    project: (id: string) => `${API}/projects/${id}`,
+    projectTagBindings: (id: string) => `${API}/projects/${id}/tag-bindings`,
+    projectEffectiveTagBindings: (id: string) => `${API}/projects/${id}/effective-tag-bindings`,
+    workspace: (id: string) => `${API}/workspaces/${id}`,
+    variable: (id: string) => `${API}/vars/${id}`,
+};
+
+/**
+ * Which attribute set of a project: `create` is the small one of the create response; `full` that of
+ * update and list; `show` adds `auto-destroy-activity-duration`.
+ */
+export type ProjectView = "create" | "full" | "show";
+
+/** A project resource with the caller's permissions. */
+export function renderProject(
+    project: ProjectRow,
+    principal: Principal,
+    view: ProjectView,
+    counts?: { workspaceCount: number; teamCount: number },
+) {
+    const permissions = projectPermissions(principal, project);
+    const attributes: Record<string, unknown> = { name: project.name, description: project.description };
+    if (view === "create") {
+        attributes.permissions = { "can-update": permissions.canUpdate };
+    } else {
+        if (view === "show") attributes["auto-destroy-activity-duration"] = project.auto_destroy_activity_duration;
+        attributes["workspace-count"] = counts?.workspaceCount ?? 0;
+        attributes["team-count"] = counts?.teamCount ?? 0;
+        attributes.permissions = {
+            "can-update": permissions.canUpdate,
+            "can-destroy": permissions.canDestroy,
+            "can-create-workspace": permissions.canCreateWorkspace,
+        };
+    }
+    return {
+        id: project.id,
+        type: "projects",
+        attributes,
+        relationships: {
+            organization: {
+                data: { id: project.organization, type: "organizations" },
+                links: { related: paths.organization(project.organization) },
+            },
+            "tag-bindings": { links: { related: paths.projectTagBindings(project.id) } },
+            "effective-tag-bindings": { links: { related: paths.projectEffectiveTagBindings(project.id) } },
+        },
+        links: { self: paths.project(project.id) },
+    };
+}
+
+/** A tag binding as the list endpoints show it: no id, with `created-at`. */
+export function renderTagBindingForList(binding: TagBindingRow) {
+    return {
+        type: "tag-bindings",
+        attributes: { key: binding.key, value: binding.value, "created-at": binding.created_at },
+    };
+}
+
+/** A tag binding as the update endpoint answers it: with its `tb-` id. */
+export function renderTagBindingWritten(binding: TagBindingRow) {
+    return { id: binding.id, type: "tag-bindings", attributes: { key: binding.key, value: binding.value } };
+}
+
+/** A variable; a sensitive value is always `null`. */
+export function renderVariable(variable: VariableRow) {
+    const sensitive = variable.sensitive === 1;
+    return {
+        id: variable.id,
+        type: "vars",
+        attributes: {
+            key: variable.key,
+            value: sensitive ? null : variable.value,
+            description: variable.description,
+            category: variable.category,
+            hcl: variable.hcl === 1,
+            sensitive,
+            "version-id": variable.version_id,
+        },
+        relationships: {
+            configurable: {
+                data: { id: variable.workspace_id, type: "workspaces" },
+                links: { related: paths.workspace(variable.workspace_id) },
+            },
+        },
+        links: { self: paths.variable(variable.id) },
+    };
+}
+
+/**
+ * A workspace with the attribute names of `api.md`. Attributes the local service does not model (runs,
+ * state, assessments) carry the values of a workspace that never ran.
+ */
+export function renderWorkspace(
+    workspace: WorkspaceRow,
+    principal: Principal,
+    context: { tagNames: string[]; variableIds: string[] },
+) {
+    const permissions = projectPermissions(principal, { id: workspace.project_id, organization: workspace.organization });
+    const canQueue = permissions.canWriteVariables;
+    const related = (suffix: string) => ({ links: { related: `${paths.workspace(workspace.id)}/${suffix}` } });
+    return {
+        id: workspace.id,
+        type: "workspaces",
+        attributes: {
+            "allow-destroy-plan": true,
+            "auto-apply": workspace.auto_apply === 1,
+            "auto-destroy-at": null,
+            "auto-destroy-status": null,
+            "auto-destroy-activity-duration": workspace.auto_destroy_activity_duration,
+            "created-at": workspace.created_at,
+            environment: "default",
+            locked: workspace.locked === 1,
+            name: workspace.name,
+            "queue-all-runs": false,
+            "speculative-enabled": true,
+            "structured-run-output-enabled": true,
+            "infra-version": workspace.infra_version,
+            "working-directory": workspace.working_directory,
+            "global-remote-state": false,
+            "updated-at": workspace.updated_at,
+            "resource-count": 0,
+            "apply-duration-average": null,
+            "plan-duration-average": null,
+            "policy-check-failures": null,
+            "run-failures": null,
+            "workspace-kpis-runs-count": null,
+            "latest-change-at": workspace.updated_at,
+            operations: true,
+            "execution-mode": workspace.execution_mode,
+            "vcs-repo": null,
+            "vcs-repo-identifier": null,
+            description: workspace.description,
+            "file-triggers-enabled": true,
+            "trigger-prefixes": [],
+            "trigger-patterns": [],
+            "assessments-enabled": false,
+            "last-assessment-result-at": null,
+            source: workspace.source,
+            "source-name": workspace.source_name,
+            "source-url": workspace.source_url,
+            "source-module-id": workspace.source_module_id,
+            "no-code-upgrade-available": false,
+            "tag-names": context.tagNames,
+            "setting-overwrites": {
+                "execution-mode": workspace.execution_mode_overwritten === 1,
+                "agent-pool": workspace.agent_pool_overwritten === 1,
+            },
+            actions: { "is-destroyable": permissions.canManageWorkspaces },
+            permissions: {
+                "can-update": permissions.canManageWorkspaces,
+                "can-destroy": permissions.canManageWorkspaces,
+                "can-queue-run": canQueue,
+                "can-read-variable": permissions.canReadVariables,
+                "can-update-variable": permissions.canWriteVariables,
+                "can-read-state-versions": permissions.canRead,
+                "can-read-state-outputs": permissions.canRead,
+                "can-create-state-versions": canQueue,
+                "can-queue-apply": canQueue,
+                "can-lock": canQueue,
+                "can-unlock": canQueue,
+                "can-force-unlock": permissions.canManageWorkspaces,
+                "can-read-settings": permissions.canRead,
+                "can-manage-tags": permissions.canManageWorkspaces,
+                "can-manage-run-tasks": permissions.canManageWorkspaces,
+                "can-force-delete": permissions.canManageWorkspaces,
+                "can-manage-assessments": permissions.canManageWorkspaces,
+                "can-manage-ephemeral-workspaces": permissions.canManageWorkspaces,
+                "can-read-assessment-results": permissions.canRead,
+                "can-queue-destroy": canQueue,
+            },
+        },
+        relationships: {
+            organization: {
+                data: { id: workspace.organization, type: "organizations" },
+                links: { related: paths.organization(workspace.organization) },
+            },
+            "current-run": { data: null, ...related("current-run") },
+            "latest-run": { data: null, ...related("latest-run") },
+            outputs: related("current-state-version-outputs"),
+            "remote-state-consumers": related("relationships/remote-state-consumers"),
+            "current-state-version": { data: null, ...related("current-state-version") },
+            "current-configuration-version": { data: null, ...related("current-configuration-version") },
+            "agent-pool": {
+                data: workspace.agent_pool_id ? { id: workspace.agent_pool_id, type: "agent-pools" } : null,
+            },
+            readme: { data: null },
+            project: {
+                data: { id: workspace.project_id, type: "projects" },
+                links: { related: paths.project(workspace.project_id) },
+            },
+            "current-assessment-result": { data: null },
+            "no-code-module-version": {
+                data: workspace.no_code_module_version_id
+                    ? { id: workspace.no_code_module_version_id, type: "no-code-module-versions" }
+                    : null,
+            },
+            vars: { data: context.variableIds.map((id) => ({ id, type: "vars" })) },
+        },
+        links: {
+            self: paths.workspace(workspace.id),
+            "self-html": `/app/${encodeURIComponent(workspace.organization)}/workspaces/${encodeURIComponent(workspace.name)}`,
+        },
+    };
+}

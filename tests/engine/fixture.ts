@@ -1,0 +1,165 @@
+/**
+ * What every engine test file starts with: the local service on a free port, the packed package in a
+ * temporary program directory, the registrations of a small program run under mocks (which carry the
+ * serialized providers, byte for byte what `pulumi up` stores), and one provider host configured as the
+ * engine configures it: `wos:address` plain, `wos:token` as a secret.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createHash } from "node:crypto";
+import { packedProgram, runUnderMocks, type PackedProgram, type Registration } from "../support/packedPackage";
+import {
+    secret,
+    startProviderHost,
+    type ConfigureResult,
+    type PropertyMap,
+    type ProviderHost,
+} from "../support/providerHost";
+import { startTestServer, type TestServer } from "../support/server";
+import { TOKENS, WORKSPACES } from "../support/seed";
+
+/** The type tokens: part of every URN, so they must never change. */
+export const TYPES = {
+    project: "pulumi-nodejs:dynamic/wos:Project",
+    projectTagBindings: "pulumi-nodejs:dynamic/wos:ProjectTagBindings",
+    variable: "pulumi-nodejs:dynamic/wos:Variable",
+} as const;
+
+/** The token the hosts are configured with (the seed's `platform` team: manages projects and variables). */
+export const TOKEN = TOKENS.platform;
+
+/** Setup of a test file: packing (maybe building), a server, a mock run and a host on a 2-core machine. */
+export const SETUP_TIMEOUT_MS = 240_000;
+
+/**
+ * One registration of each resource kind (two variables: plain and sensitive). The program runs with the
+ * real token in its stack config and environment, so a serialized provider that captured a credential
+ * would show it.
+ */
+const CAPTURE_PROGRAM = `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const wos = require("pulumi-wos");
+const config = new pulumi.Config("wos");
+config.requireSecret("token");
+const project = new wos.Project("capture-project", {
+    organization: "acme",
+    name: "Capture Project",
+    description: "made by the engine tests",
+    autoDestroyActivityDuration: "14d",
+    tags: { team: "platform" },
+});
+new wos.ProjectTagBindings("capture-tags", { projectId: project.id, tags: { "cost-center": "1234" } });
+new wos.Variable("capture-plain", { workspaceId: "${WORKSPACES.appsWeb}", key: "LOG_LEVEL", value: "info", category: "env" });
+new wos.Variable("capture-sensitive", {
+    workspaceId: "${WORKSPACES.appsWeb}",
+    key: "DB_PASSWORD",
+    value: "not-marked-secret-by-the-program",
+    category: "env",
+    sensitive: true,
+});
+`;
+
+/**
+ * Registrations of {@link CAPTURE_PROGRAM}, run once per packed content: the result is kept in the program
+ * directory (written to a temporary name and renamed, so parallel workers never read half a file).
+ */
+export async function captureRegistrations(program: PackedProgram): Promise<Registration[]> {
+    const key = createHash("sha256").update(CAPTURE_PROGRAM).digest("hex").slice(0, 12);
+    const cached = path.join(program.dir, `.registrations-${key}.json`);
+    if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, "utf8")) as Registration[];
+    const source = path.join(program.dir, `.capture-${key}-${process.pid}.js`);
+    fs.writeFileSync(source, CAPTURE_PROGRAM);
+    try {
+        const run = await runUnderMocks(program.dir, source, {
+            env: {
+                PULUMI_CONFIG: JSON.stringify({ "wos:token": TOKEN }),
+                PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(["wos:token"]),
+                WOS_TOKEN: TOKEN,
+            },
+        });
+        const temporary = `${cached}.${process.pid}`;
+        fs.writeFileSync(temporary, JSON.stringify(run.registrations));
+        fs.renameSync(temporary, cached);
+        return run.registrations;
+    } finally {
+        fs.rmSync(source, { force: true });
+    }
+}
+
+export interface EngineFixture {
+    server: TestServer;
+    host: ProviderHost;
+    /** The host's answer to Configure. */
+    configured: ConfigureResult;
+    program: PackedProgram;
+    registrations: Registration[];
+    /** The registration of a capture resource by its Pulumi name. */
+    registration(name: string): Registration;
+    /** Milliseconds spent packing (cache hit: hashing only), in the mock run, and starting the host. */
+    timings: { packMs: number; captureMs: number; hostStartMs: number };
+    close(): Promise<void>;
+}
+
+/**
+ * Starts the fixture of one test file. `config` replaces the default Configure arguments; `hostEnv` adds to
+ * the host's environment.
+ */
+export async function startEngineFixture(
+    options: { config?: (server: TestServer) => PropertyMap; hostEnv?: Record<string, string> } = {},
+): Promise<EngineFixture> {
+    let started = Date.now();
+    const program = await packedProgram();
+    const packMs = Date.now() - started;
+    started = Date.now();
+    const registrations = await captureRegistrations(program);
+    const captureMs = Date.now() - started;
+    const server = await startTestServer();
+    let host: ProviderHost | undefined;
+    let configured: ConfigureResult;
+    try {
+        host = await startProviderHost({ programDir: program.dir, env: options.hostEnv });
+        const config = options.config?.(server) ?? { "wos:address": server.url, "wos:token": secret(TOKEN) };
+        configured = await host.configure(config);
+    } catch (error) {
+        await host?.close();
+        await server.close();
+        throw error;
+    }
+    const liveHost = host;
+    return {
+        server,
+        host: liveHost,
+        configured,
+        program,
+        registrations,
+        registration(name: string): Registration {
+            const found = registrations.find((registration) => registration.name === name);
+            if (!found) throw new Error(`no registration named ${name}`);
+            return found;
+        },
+        timings: { packMs, captureMs, hostStartMs: liveHost.startMs },
+        async close() {
+            await liveHost.close();
+            await server.close();
+        },
+    };
+}
+
+/** Every secret a test must never see outside a secret: the seed's tokens and the admin token. */
+export const ALL_TOKENS: string[] = [...Object.values(TOKENS), "admin-token"];
+
+/** The tokens (if any) that occur in `value`, serialized. */
+export function tokensIn(value: unknown): string[] {
+    const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+    return ALL_TOKENS.filter((token) => text.includes(token));
+}
+
+/** Runs `call` expecting it to fail, and returns the error. */
+export async function failure(call: Promise<unknown>): Promise<Error> {
+    try {
+        await call;
+    } catch (error) {
+        return error as Error;
+    }
+    throw new Error("expected the call to fail, and it succeeded");
+}

@@ -1,0 +1,77 @@
+/**
+ * The resource classes under `pulumi.runtime.setMocks`: the type tokens that are part of every URN, the
+ * inputs each class registers, and the secrecy of a sensitive variable's value.
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+interface Registered {
+    type: string;
+    name: string;
+    inputs: Record<string, unknown>;
+}
+
+const registered: Registered[] = [];
+
+pulumi.runtime.setMocks(
+    {
+        newResource(args) {
+            registered.push({ type: args.type, name: args.name, inputs: args.inputs });
+            return { id: `${args.name}-id`, state: { ...args.inputs } };
+        },
+        call() {
+            return {};
+        },
+    },
+    "project",
+    "stack",
+    false,
+);
+
+// Loaded after setMocks, as a program would be.
+import * as wos from "../../provider";
+
+/** The resolved value and secrecy of an output. */
+function settle<T>(output: pulumi.Output<T>): Promise<{ value: T; secret: boolean }> {
+    return new Promise((resolve) => {
+        pulumi.all([output, pulumi.isSecret(output)]).apply(([value, secret]) => resolve({ value: value as T, secret }));
+    });
+}
+
+it("registers each resource with its stable type token pulumi-nodejs:dynamic/wos:<Name>", async () => {
+    const apps = new wos.Project("apps", { organization: "acme", name: "Apps", tags: { team: "platform" } });
+    new wos.ProjectTagBindings("cost", { projectId: apps.id, tags: { "cost-center": "1234" } });
+    new wos.Variable("region", { workspaceId: "ws-1", key: "REGION", value: "eu", category: "env" });
+    await settle(apps.name);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const types = Object.fromEntries(registered.map((r) => [r.name, r.type]));
+    expect(types).toMatchObject({
+        apps: "pulumi-nodejs:dynamic/wos:Project",
+        cost: "pulumi-nodejs:dynamic/wos:ProjectTagBindings",
+        region: "pulumi-nodejs:dynamic/wos:Variable",
+    });
+    const apps_ = registered.find((r) => r.name === "apps")!;
+    expect(apps_.inputs).toMatchObject({ organization: "acme", name: "Apps", tags: { team: "platform" } });
+    expect(typeof apps_.inputs.__provider).toBe("string");
+    expect(apps_.inputs.__provider as string).toContain('require("pulumi-wos/dist/provider/handlers/project")');
+});
+
+it("makes a sensitive variable's value a secret, and leaves a plain one plain", async () => {
+    const hidden = new wos.Variable("password", {
+        workspaceId: "ws-1",
+        key: "DB_PASSWORD",
+        value: "s3cret",
+        category: "env",
+        sensitive: true,
+    });
+    const plain = new wos.Variable("plain", { workspaceId: "ws-1", key: "REGION2", value: "eu", category: "env" });
+    const later = new wos.Variable("later", {
+        workspaceId: "ws-1",
+        key: "TOKEN",
+        value: "t0ken",
+        category: "env",
+        sensitive: pulumi.output(true),
+    });
+    expect(await settle(hidden.value)).toEqual({ value: "s3cret", secret: true });
+    expect(await settle(later.value)).toEqual({ value: "t0ken", secret: true });
+    expect(await settle(plain.value)).toEqual({ value: "eu", secret: false });
+});

@@ -1,0 +1,202 @@
+/**
+ * The `wos-server` command line as a user runs it: the built `dist/server/main.js` in a child process
+ * (`npm test` builds first). Address line, ping, a real request with a seed token, graceful stop on
+ * SIGTERM, durability of a file database across `kill -9`, idempotent seeding, the demo seed.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { DEMO_SEED } from "../../server/seed";
+
+const ROOT = resolve(__dirname, "../..");
+const MAIN = join(ROOT, "dist/server/main.js");
+const EXAMPLE_SEED = join(ROOT, "examples/seed.json");
+const ADDRESS_LINE = /^wos-server listening on (http:\/\/\S+)$/m;
+
+interface RunningServer {
+    child: ChildProcess;
+    url: string;
+    stderr(): string;
+    exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const started: ChildProcess[] = [];
+
+/** Starts the CLI and waits for its address line (or its exit, which fails the test with its stderr). */
+function startCli(args: string[]): Promise<RunningServer> {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    started.push(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+        child.once("exit", (code, signal) => done({ code, signal })),
+    );
+    return new Promise((resolveStart, rejectStart) => {
+        const onData = () => {
+            const match = ADDRESS_LINE.exec(stdout);
+            if (!match) return;
+            child.stdout!.off("data", onData);
+            resolveStart({ child, url: match[1]!, stderr: () => stderr, exited });
+        };
+        child.stdout!.on("data", onData);
+        void exited.then(({ code }) => rejectStart(new Error(`wos-server exited (${code}) before listening:\n${stderr}`)));
+    });
+}
+
+/** Runs the CLI to completion (for invocations that must fail). */
+async function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    started.push(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((done) => child.once("exit", (exitCode) => done(exitCode)));
+    return { code, stdout, stderr };
+}
+
+async function stop(server: RunningServer): Promise<number | null> {
+    server.child.kill("SIGTERM");
+    const { code, signal } = await server.exited;
+    if (code === null) throw new Error(`wos-server ended by ${signal}, stderr:\n${server.stderr()}`);
+    return code;
+}
+
+function api(server: RunningServer, path: string, token?: string, init: RequestInit = {}) {
+    const headers: Record<string, string> = { "content-type": "application/vnd.api+json" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    return fetch(`${server.url}/api/v2${path}`, { ...init, headers });
+}
+
+/** Every row of every table, for comparing two states of a database. */
+function dump(path: string): Record<string, unknown[]> {
+    const db = new Database(path, { readonly: true });
+    try {
+        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+        return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
+    } finally {
+        db.close();
+    }
+}
+
+let workDir: string;
+
+beforeAll(() => {
+    workDir = mkdtempSync(join(tmpdir(), "wos-cli-"));
+});
+
+afterAll(() => {
+    for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    rmSync(workDir, { recursive: true, force: true });
+});
+
+describe("wos-server command line", () => {
+    test("prints its address, answers ping and a project list with a seed token, and exits 0 on SIGTERM", async () => {
+        const server = await startCli(["--port", "0", "--data", ":memory:", "--seed", EXAMPLE_SEED]);
+        expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+        const ping = await api(server, "/ping");
+        expect(ping.status).toBe(204);
+        expect(ping.headers.get("x-ratelimit-limit")).not.toBeNull();
+
+        const list = await api(server, "/organizations/acme/projects", "team-owners-secret");
+        expect(list.status).toBe(200);
+        const body = (await list.json()) as { data: { attributes: { name: string } }[] };
+        expect(body.data.map((project) => project.attributes.name).sort()).toEqual(["Apps", "Default Project"]);
+
+        expect(await stop(server)).toBe(0);
+    });
+
+    test("never writes a bearer token to its logs", async () => {
+        const server = await startCli(["--port", "0", "--data", ":memory:", "--seed", EXAMPLE_SEED, "--log-level", "trace"]);
+        await api(server, "/organizations/acme/projects", "team-owners-secret");
+        await api(server, "/organizations/acme/projects", "not-a-token-at-all");
+        expect(await stop(server)).toBe(0);
+        expect(server.stderr()).toContain("incoming request");
+        expect(server.stderr()).not.toContain("team-owners-secret");
+        expect(server.stderr()).not.toContain("not-a-token-at-all");
+    });
+
+    test("keeps an acknowledged write of a file database across kill -9", async () => {
+        const data = join(workDir, "durable", "wos.db");
+        const first = await startCli(["--port", "0", "--data", data, "--seed", EXAMPLE_SEED]);
+        const created = await api(first, "/organizations/acme/projects", "team-owners-secret", {
+            method: "POST",
+            body: JSON.stringify({ data: { type: "projects", attributes: { name: "Survivor" } } }),
+        });
+        expect(created.status).toBe(201);
+        first.child.kill("SIGKILL");
+        expect((await first.exited).signal).toBe("SIGKILL");
+
+        const second = await startCli(["--port", "0", "--data", data]);
+        const list = await api(second, "/organizations/acme/projects?filter%5Bnames%5D=Survivor", "team-owners-secret");
+        const body = (await list.json()) as { data: { id: string }[] };
+        expect(body.data.map((project) => project.id)).toEqual([((await created.json()) as { data: { id: string } }).data.id]);
+        expect(await stop(second)).toBe(0);
+    });
+
+    test("applying the same seed file twice changes nothing in the database", async () => {
+        const data = join(workDir, "seeded-twice.db");
+        const first = await startCli(["--port", "0", "--data", data, "--seed", EXAMPLE_SEED]);
+        expect(await stop(first)).toBe(0);
+        const before = dump(data);
+        expect(before.projects).toHaveLength(2);
+
+        const second = await startCli(["--port", "0", "--data", data, "--seed", EXAMPLE_SEED]);
+        expect(await stop(second)).toBe(0);
+        expect(dump(data)).toEqual(before);
+    });
+
+    test("loads the demo seed on an empty database without --seed and prints its tokens to stderr", async () => {
+        const server = await startCli(["--port", "0", "--data", ":memory:"]);
+        const tokens = DEMO_SEED.organizations.flatMap((org) => [
+            org.organizationToken!,
+            ...(org.teams ?? []).flatMap((team) => team.tokens ?? []),
+            ...(org.users ?? []).flatMap((user) => user.tokens ?? []),
+        ]);
+        expect(tokens.length).toBeGreaterThan(0);
+        for (const token of tokens) expect(server.stderr()).toContain(token);
+
+        const ping = await api(server, "/organizations/acme/projects", "org-acme-secret");
+        expect(ping.status).toBe(200);
+        expect(await stop(server)).toBe(0);
+    });
+
+    test("does not load the demo seed into a database that already has data", async () => {
+        const data = join(workDir, "not-empty.db");
+        const custom = join(workDir, "custom-seed.json");
+        writeFileSync(custom, JSON.stringify({ organizations: [{ name: "initech", organizationToken: "org-initech-token" }] }));
+        const first = await startCli(["--port", "0", "--data", data, "--seed", custom]);
+        expect(await stop(first)).toBe(0);
+
+        const second = await startCli(["--port", "0", "--data", data]);
+        expect(second.stderr()).not.toContain("demo seed");
+        const acme = await api(second, "/organizations/acme/projects", "org-acme-secret");
+        expect(acme.status).toBe(401);
+        expect(await stop(second)).toBe(0);
+    });
+
+    test("refuses to start with a seed file that does not validate, naming the field", async () => {
+        const bad = join(workDir, "bad-seed.json");
+        writeFileSync(bad, JSON.stringify({ organizations: [{ name: "acme", teams: [{ name: "x", managProjects: true }] }] }));
+        const result = await runCli(["--port", "0", "--data", ":memory:", "--seed", bad]);
+        expect(result.code).toBe(1);
+        expect(result.stdout).not.toMatch(ADDRESS_LINE);
+        expect(result.stderr).toContain("organizations[0].teams[0]");
+        expect(result.stderr).toContain("managProjects");
+    });
+
+    test("refuses an unknown option with the usage", async () => {
+        const result = await runCli(["--prot", "1"]);
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain("usage: wos-server");
+    });
+
+    test("the built-in demo seed is the content of examples/seed.json", () => {
+        expect(JSON.parse(readFileSync(EXAMPLE_SEED, "utf8"))).toEqual(DEMO_SEED);
+    });
+});

@@ -1,0 +1,378 @@
+/**
+ * The package as a user installs it, for the engine and example tests.
+ *
+ * `npm pack` produces the tarball that `npm publish` would upload; it is unpacked into a temporary Pulumi
+ * program directory as `node_modules/pulumi-wos`, and the package's declared dependencies (and its peer
+ * `@pulumi/pulumi`) are linked from the repository's own `node_modules`. Only the published files run, a
+ * dependency missing from `package.json` fails to resolve, and nothing is installed or compiled again
+ * (see engine-notes.md).
+ *
+ * Packing is done once per content of `dist/`: the program directory is cached under the system temporary
+ * directory, keyed by a hash of everything the tarball is made from, and built under a lock directory so
+ * that parallel jest workers wait for one packer instead of packing side by side on a 2-core machine.
+ */
+import { execFile } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+/** Root of the repository (this file lives in `tests/support`). */
+export const REPO_ROOT = path.resolve(__dirname, "..", "..");
+
+/** Where packed programs are cached, one directory per content hash. */
+const CACHE_ROOT = path.join(os.tmpdir(), "pulumi-wos-engine");
+
+/** Project name of the temporary Pulumi program (`Pulumi.yaml`); config keys without `:` get this prefix. */
+export const PROGRAM_PROJECT = "wos-engine-test";
+
+/** A temporary Pulumi program with the packed package installed in it. */
+export interface PackedProgram {
+    /** The program directory: the provider host's working directory. */
+    dir: string;
+    /** `dir/node_modules/pulumi-wos`: the unpacked tarball. */
+    packageDir: string;
+    /** Content hash of what was packed (names the cache entry). */
+    hash: string;
+    /** Names of the files the tarball holds, relative to the package root. */
+    files: string[];
+}
+
+/** One `registerResource` as the mock monitor saw it. */
+export interface Registration {
+    type: string;
+    name: string;
+    custom: boolean;
+    /** Inputs as the engine would receive them: secrets as `{4dabf18193072939515e22adb298388d: …, value}`. */
+    inputs: Record<string, unknown>;
+    /** `additionalSecretOutputs` of the registration: the engine marks these outputs secret too. */
+    additionalSecretOutputs: string[];
+}
+
+/** Result of a program run under `pulumi.runtime.setMocks`. */
+export interface MockRun {
+    registrations: Registration[];
+    /** Stack outputs the program exported (module exports, awaited and plain). */
+    exports: Record<string, unknown>;
+    /** Everything the program printed. */
+    output: string;
+}
+
+let packedOnce: Promise<PackedProgram> | undefined;
+
+/**
+ * Builds `dist/` when a source is newer than it, packs the package and returns the cached program directory
+ * for the current content. Memoized per module instance (jest gives each test file its own).
+ */
+export function packedProgram(): Promise<PackedProgram> {
+    packedOnce ??= preparePackedProgram();
+    return packedOnce;
+}
+
+async function preparePackedProgram(): Promise<PackedProgram> {
+    fs.mkdirSync(CACHE_ROOT, { recursive: true });
+    return withLock(path.join(CACHE_ROOT, "pack.lock"), async () => {
+        await buildIfStale();
+        const hash = hashPackInputs();
+        const entry = path.join(CACHE_ROOT, hash);
+        if (!fs.existsSync(path.join(entry, "ready.json"))) {
+            fs.rmSync(entry, { recursive: true, force: true });
+            await packInto(entry);
+        }
+        pruneOldEntries(hash);
+        const ready = JSON.parse(fs.readFileSync(path.join(entry, "ready.json"), "utf8")) as { files: string[] };
+        const dir = path.join(entry, "program");
+        return { dir, packageDir: path.join(dir, "node_modules", "pulumi-wos"), hash, files: ready.files };
+    });
+}
+
+/** Newest modification time (ms) of any file under `target` whose name passes `accept`. */
+function newestMtime(target: string, accept: (name: string) => boolean): number {
+    let newest = 0;
+    if (!fs.existsSync(target)) return newest;
+    const stat = fs.statSync(target);
+    if (stat.isFile()) return accept(target) ? stat.mtimeMs : 0;
+    for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
+        if (entry.name === "node_modules") continue;
+        newest = Math.max(newest, newestMtime(path.join(target, entry.name), accept));
+    }
+    return newest;
+}
+
+/**
+ * `npm test` builds before jest runs; a single file run with `npx jest` may find `dist/` older than the
+ * sources, and then the package would not be the one under test. The build marker is the package's `main`.
+ */
+async function buildIfStale(): Promise<void> {
+    // Escape hatch for a session that builds by itself (e.g. while a neighbour's half-written file breaks tsc).
+    if (process.env.WOS_ENGINE_SKIP_BUILD === "1") return;
+    const marker = path.join(REPO_ROOT, "dist", "provider", "index.js");
+    const builtAt = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
+    const tsconfigBuild = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "tsconfig.build.json"), "utf8")) as {
+        include: string[];
+    };
+    const sources = [...tsconfigBuild.include, "tsconfig.json", "tsconfig.build.json", "package.json"];
+    const newestSource = Math.max(
+        ...sources.map((source) => newestMtime(path.join(REPO_ROOT, source), (name) => !name.endsWith(".md"))),
+    );
+    if (newestSource <= builtAt) return;
+    await run("npm", ["run", "build"], { cwd: REPO_ROOT, what: "npm run build" });
+}
+
+/** Hash of every file `npm pack` may take: `dist/`, `package.json`, `README.md`. */
+function hashPackInputs(): string {
+    const hash = createHash("sha256");
+    const visit = (relative: string): void => {
+        const absolute = path.join(REPO_ROOT, relative);
+        if (!fs.existsSync(absolute)) return;
+        const stat = fs.statSync(absolute);
+        if (stat.isDirectory()) {
+            for (const name of fs.readdirSync(absolute).sort()) visit(path.join(relative, name));
+            return;
+        }
+        hash.update(relative).update("\0").update(fs.readFileSync(absolute)).update("\0");
+    };
+    for (const top of ["package.json", "README.md", "dist"]) visit(top);
+    return hash.digest("hex").slice(0, 16);
+}
+
+/** Packs, unpacks and links into a staging directory, then renames it into place. */
+async function packInto(entry: string): Promise<void> {
+    const staging = `${entry}.staging-${process.pid}-${randomBytes(4).toString("hex")}`;
+    fs.mkdirSync(staging, { recursive: true });
+    try {
+        const packed = await run(
+            "npm",
+            ["pack", "--ignore-scripts", "--json", "--pack-destination", staging],
+            { cwd: REPO_ROOT, what: "npm pack" },
+        );
+        const [summary] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+        const tarball = path.join(staging, path.basename(summary.filename));
+        await run("tar", ["-xzf", tarball, "-C", staging], { cwd: staging, what: "tar -x" });
+
+        const program = path.join(staging, "program");
+        const nodeModules = path.join(program, "node_modules");
+        fs.mkdirSync(nodeModules, { recursive: true });
+        fs.renameSync(path.join(staging, "package"), path.join(nodeModules, "pulumi-wos"));
+        linkDependencies(path.join(nodeModules, "pulumi-wos", "package.json"), nodeModules);
+
+        fs.writeFileSync(
+            path.join(program, "Pulumi.yaml"),
+            `name: ${PROGRAM_PROJECT}\nruntime: nodejs\ndescription: temporary program of the engine tests\n`,
+        );
+        fs.writeFileSync(
+            path.join(program, "package.json"),
+            JSON.stringify({ name: PROGRAM_PROJECT, private: true, dependencies: { "pulumi-wos": `file:${tarball}` } }, null, 2),
+        );
+        fs.writeFileSync(
+            path.join(staging, "ready.json"),
+            JSON.stringify({ files: summary.files.map((file) => file.path).sort() }, null, 2),
+        );
+        fs.renameSync(staging, entry);
+    } catch (error) {
+        fs.rmSync(staging, { recursive: true, force: true });
+        throw error;
+    }
+}
+
+/**
+ * Links each dependency and peer dependency the packed `package.json` declares from the repository's
+ * `node_modules`. Node resolves a link to its real path, so the dependencies' own dependencies resolve
+ * from the repository too; a package the code requires but `package.json` does not declare does not.
+ */
+function linkDependencies(packageJsonPath: string, nodeModules: string): void {
+    const manifest = JSON.parse(fs.readFileSync(packageJsonPath, "utf8")) as {
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+    };
+    const names = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    for (const name of names) {
+        const target = path.join(REPO_ROOT, "node_modules", name);
+        if (!fs.existsSync(target)) throw new Error(`dependency ${name} is not installed in ${REPO_ROOT}/node_modules`);
+        const link = path.join(nodeModules, name);
+        fs.mkdirSync(path.dirname(link), { recursive: true });
+        fs.symlinkSync(target, link, "dir");
+    }
+}
+
+/** Drops cache entries of other contents that nobody has touched for a day. */
+function pruneOldEntries(current: string): void {
+    const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+    for (const name of fs.readdirSync(CACHE_ROOT)) {
+        if (name === current || name.endsWith(".lock")) continue;
+        const entry = path.join(CACHE_ROOT, name);
+        try {
+            if (fs.statSync(entry).mtimeMs < dayAgo) fs.rmSync(entry, { recursive: true, force: true });
+        } catch {
+            // Another run pruned it first.
+        }
+    }
+}
+
+/** Runs `fn` holding a lock directory; a lock left by a dead process is taken over. */
+async function withLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
+    for (;;) {
+        try {
+            fs.mkdirSync(lockDir);
+            fs.writeFileSync(path.join(lockDir, "pid"), String(process.pid));
+            break;
+        } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+            if (lockIsStale(lockDir)) {
+                fs.rmSync(lockDir, { recursive: true, force: true });
+                continue;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+    }
+    try {
+        return await fn();
+    } finally {
+        fs.rmSync(lockDir, { recursive: true, force: true });
+    }
+}
+
+function lockIsStale(lockDir: string): boolean {
+    try {
+        const pid = Number(fs.readFileSync(path.join(lockDir, "pid"), "utf8"));
+        if (!pid) return Date.now() - fs.statSync(lockDir).mtimeMs > 60_000;
+        process.kill(pid, 0);
+        return false;
+    } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ESRCH") return true;
+        if (code === "ENOENT") return false; // released meanwhile, or pid not written yet
+        return false;
+    }
+}
+
+/** Environment for child processes: hermetic module resolution and no credentials from the caller's shell. */
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const key of ["NODE_PATH", "NODE_OPTIONS", "WOS_ADDRESS", "WOS_TOKEN", "PULUMI_CONFIG"]) delete env[key];
+    for (const [key, value] of Object.entries(extra)) {
+        if (value === undefined) delete env[key];
+        else env[key] = value;
+    }
+    return env;
+}
+
+interface RunOptions {
+    cwd: string;
+    what: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+}
+
+/** Runs a command, resolving with its output, rejecting with its output on a non-zero exit. */
+export function run(
+    command: string,
+    args: string[],
+    options: RunOptions,
+): Promise<{ stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+        execFile(
+            command,
+            args,
+            {
+                cwd: options.cwd,
+                env: options.env ?? childEnv(),
+                maxBuffer: 64 * 1024 * 1024,
+                timeout: options.timeoutMs ?? 300_000,
+            },
+            (error, stdout, stderr) => {
+                if (error) {
+                    reject(new Error(`${options.what} failed (${error.message.split("\n")[0]}):\n${stdout}\n${stderr}`));
+                    return;
+                }
+                resolve({ stdout, stderr });
+            },
+        );
+    });
+}
+
+/**
+ * Runs a CommonJS program under `pulumi.runtime.setMocks` in a child process whose working directory is
+ * `programDir`, so `require("pulumi-wos")` and `@pulumi/pulumi` resolve as in a user's program. The mock
+ * monitor answers each registration with id `<name>-id` and the inputs as state. `options.env` adds to the
+ * child's environment (e.g. `PULUMI_CONFIG`, which `pulumi.Config` reads under mocks).
+ *
+ * @param programFile path of the compiled program (its module exports become `exports`).
+ */
+export async function runUnderMocks(
+    programDir: string,
+    programFile: string,
+    options: { project?: string; stack?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<MockRun> {
+    const token = randomBytes(6).toString("hex");
+    const runner = path.join(programDir, `.mock-runner-${token}.js`);
+    const resultFile = path.join(os.tmpdir(), `wos-mock-run-${token}.json`);
+    fs.writeFileSync(runner, MOCK_RUNNER_SOURCE);
+    try {
+        const { stdout, stderr } = await run(process.execPath, [runner, programFile, resultFile], {
+            cwd: programDir,
+            what: `program ${programFile} under mocks`,
+            timeoutMs: options.timeoutMs ?? 120_000,
+            env: childEnv({
+                ...options.env,
+                WOS_MOCK_PROJECT: options.project ?? PROGRAM_PROJECT,
+                WOS_MOCK_STACK: options.stack ?? "test",
+            }),
+        });
+        const result = JSON.parse(fs.readFileSync(resultFile, "utf8")) as Omit<MockRun, "output">;
+        return { ...result, output: stdout + stderr };
+    } finally {
+        fs.rmSync(runner, { force: true });
+        fs.rmSync(resultFile, { force: true });
+    }
+}
+
+/**
+ * The child process of {@link runUnderMocks}. Plain JavaScript (it runs outside jest). It waits for the
+ * runtime's RPC queue to drain, so every registration, including those made inside `apply`, is seen.
+ */
+const MOCK_RUNNER_SOURCE = `"use strict";
+const fs = require("fs");
+const path = require("path");
+const pulumi = require("@pulumi/pulumi");
+const [programFile, resultFile] = process.argv.slice(2);
+const registrations = [];
+pulumi.runtime.setMocks(
+    {
+        newResource(args) {
+            registrations.push({ type: args.type, name: args.name, custom: args.custom, inputs: args.inputs });
+            return { id: args.custom ? args.name + "-id" : undefined, state: args.inputs };
+        },
+        call(args) {
+            return args.inputs;
+        },
+    },
+    process.env.WOS_MOCK_PROJECT,
+    process.env.WOS_MOCK_STACK,
+    false,
+);
+// The engine applies additionalSecretOutputs from the registration request; newResource does not see them.
+const secretOutputs = new Map();
+const monitor = pulumi.runtime.getMonitor();
+const registerResource = monitor.registerResource.bind(monitor);
+monitor.registerResource = (request, callback) => {
+    secretOutputs.set(request.getType() + "::" + request.getName(), request.getAdditionalsecretoutputsList());
+    return registerResource(request, callback);
+};
+function plain(value) {
+    return new Promise((resolve) => pulumi.output(value).apply((v) => resolve(v)));
+}
+(async () => {
+    const exported = require(path.resolve(programFile));
+    const exports = {};
+    for (const [key, value] of Object.entries(exported || {})) exports[key] = await plain(value);
+    await pulumi.runtime.disconnect();
+    for (const registration of registrations) {
+        registration.additionalSecretOutputs = secretOutputs.get(registration.type + "::" + registration.name) || [];
+    }
+    fs.writeFileSync(resultFile, JSON.stringify({ registrations, exports }));
+})().catch((error) => {
+    console.error(error && error.stack ? error.stack : String(error));
+    process.exit(1);
+});
+`;

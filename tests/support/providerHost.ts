@@ -1,0 +1,507 @@
+/**
+ * `@pulumi/pulumi`'s own dynamic provider host, driven over gRPC the way the Pulumi engine drives it.
+ *
+ * The engine starts `node <@pulumi/pulumi>/cmd/dynamic-provider/index.js <engine-address>` in the program's
+ * directory, reads the port from the first line of stdout, and calls `Configure`, then `Check`, `Diff`,
+ * `Create`, `Read`, `Update` and `Delete` with `google.protobuf.Struct` property bags. This module does the
+ * same, with the gRPC stubs and runtime that `@pulumi/pulumi` ships, and converts to and from plain objects.
+ *
+ * Secrets follow the engine. The host answers `Configure` with `acceptSecrets=false`, so (as the engine's
+ * `provider_plugin.go` does) every call after it strips secret markers from what it sends, and marks an
+ * answered property secret when the property of the same name was secret in what was sent
+ * (`annotateSecrets`). Each answer also carries the host's raw answer, before that marking.
+ */
+import { ChildProcess, spawn } from "node:child_process";
+import * as path from "node:path";
+import { childEnv, PROGRAM_PROJECT } from "./packedPackage";
+
+/** Key and value that mark a secret in a property bag (`@pulumi/pulumi` runtime/rpc). */
+export const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+/** The value that stands for an unknown during preview (`pulumi.runtime.unknownValue`). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export type PropertyMap = Record<string, unknown>;
+
+export interface Secret<T = unknown> {
+    [SECRET_SIG_KEY]: typeof SECRET_SIG;
+    value: T;
+}
+
+/** Wraps a value in the engine's secret marker. */
+export function secret<T>(value: T): Secret<T> {
+    return { [SECRET_SIG_KEY]: SECRET_SIG, value };
+}
+
+export function isSecret(value: unknown): value is Secret {
+    return typeof value === "object" && value !== null && (value as PropertyMap)[SECRET_SIG_KEY] === SECRET_SIG;
+}
+
+/** Whether a value is or holds a secret anywhere. */
+export function containsSecrets(value: unknown): boolean {
+    if (isSecret(value)) return true;
+    if (Array.isArray(value)) return value.some(containsSecrets);
+    if (typeof value === "object" && value !== null) return Object.values(value).some(containsSecrets);
+    return false;
+}
+
+/** The value with every secret marker removed (what a provider with `acceptSecrets=false` receives). */
+export function revealSecrets<T>(value: T): T {
+    if (isSecret(value)) return revealSecrets(value.value) as T;
+    if (Array.isArray(value)) return value.map(revealSecrets) as T;
+    if (typeof value === "object" && value !== null) {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealSecrets(v)])) as T;
+    }
+    return value;
+}
+
+/**
+ * The engine's `annotateSecrets(outs, ins)`: for each key in both, recurse when both are objects, otherwise
+ * mark the output secret when the input holds a secret. Returns a new map.
+ */
+export function annotateSecrets(outs: PropertyMap, ins: PropertyMap | undefined): PropertyMap {
+    if (!ins) return outs;
+    const result: PropertyMap = { ...outs };
+    for (const [key, inValue] of Object.entries(ins)) {
+        if (!(key in result)) continue;
+        const outValue = result[key];
+        if (isPlainObject(outValue) && isPlainObject(inValue)) {
+            result[key] = annotateSecrets(outValue, inValue);
+        } else if (!isSecret(outValue) && containsSecrets(inValue)) {
+            result[key] = secret(outValue);
+        }
+    }
+    return result;
+}
+
+function isPlainObject(value: unknown): value is PropertyMap {
+    return typeof value === "object" && value !== null && !Array.isArray(value) && !isSecret(value);
+}
+
+/** A gRPC call that failed: the host's message, the status code, and a partial-success payload if any. */
+export class ProviderCallError extends Error {
+    constructor(
+        readonly method: string,
+        readonly code: number,
+        readonly details: string,
+        /** Present when `create`/`update` threw an error carrying `id` and `properties` (ErrorResourceInitFailed). */
+        readonly initFailure?: { id: string; properties: PropertyMap; reasons: string[] },
+    ) {
+        super(`${method} failed (gRPC status ${code}): ${details}`);
+        this.name = "ProviderCallError";
+    }
+}
+
+export interface ConfigureResult {
+    acceptSecrets: boolean;
+    supportsPreview: boolean;
+    acceptResources: boolean;
+    acceptOutputs: boolean;
+}
+
+export interface CheckResult {
+    /** Checked inputs, secrets marked as the engine marks them. */
+    inputs: PropertyMap;
+    failures: Array<{ property: string; reason: string }>;
+    rawInputs: PropertyMap;
+}
+
+export type DiffChanges = "unknown" | "none" | "some";
+
+export interface DiffResult {
+    changes: DiffChanges;
+    replaces: string[];
+    stables: string[];
+    diffs: string[];
+    deleteBeforeReplace: boolean;
+}
+
+export interface CreateResult {
+    id: string;
+    outputs: PropertyMap;
+    rawOutputs: PropertyMap;
+}
+
+export interface ReadResult {
+    /** Empty when the provider reports the resource gone. */
+    id: string;
+    outputs: PropertyMap;
+    rawOutputs: PropertyMap;
+    /** Inputs the provider returned for later diffs, if it returned any. */
+    inputs?: PropertyMap;
+}
+
+export interface UpdateResult {
+    outputs: PropertyMap;
+    rawOutputs: PropertyMap;
+}
+
+export interface ProviderHostOptions {
+    /** Working directory of the host: the program directory whose `node_modules` holds the package. */
+    programDir: string;
+    /** Pulumi project name (PULUMI_NODEJS_PROJECT / PULUMI_PROJECT). */
+    project?: string;
+    /** Stack name used by {@link ProviderHost.urn}. */
+    stack?: string;
+    /** Extra environment for the host (e.g. WOS_TOKEN); WOS_* of the caller's shell are never inherited. */
+    env?: Record<string, string | undefined>;
+    /** Deadline of each call; default 30 s. */
+    callTimeoutMs?: number;
+    /** How long to wait for the port line; default 60 s (a loaded 2-core machine). */
+    startTimeoutMs?: number;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the generated gRPC stubs are untyped CommonJS. */
+interface Stubs {
+    grpc: any;
+    provrpc: any;
+    provproto: any;
+    structproto: any;
+    statusproto: any;
+}
+
+/** Loads the stubs and the gRPC runtime from the copy of `@pulumi/pulumi` the program resolves. */
+function loadStubs(programDir: string): Stubs {
+    const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [programDir] }));
+    const fromPulumi = (request: string) => require(require.resolve(request, { paths: [pulumiDir] }));
+    return {
+        grpc: fromPulumi("@grpc/grpc-js"),
+        provrpc: require(path.join(pulumiDir, "proto", "provider_grpc_pb")),
+        provproto: require(path.join(pulumiDir, "proto", "provider_pb")),
+        structproto: fromPulumi("google-protobuf/google/protobuf/struct_pb"),
+        statusproto: require(path.join(pulumiDir, "proto", "status_pb")),
+    };
+}
+
+/** Starts a provider host for `options.programDir` and connects a client to it. */
+export async function startProviderHost(options: ProviderHostOptions): Promise<ProviderHost> {
+    const stubs = loadStubs(options.programDir);
+    const project = options.project ?? PROGRAM_PROJECT;
+    const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [options.programDir] }));
+    const hostScript = path.join(pulumiDir, "cmd", "dynamic-provider", "index.js");
+    // The engine address is required on the command line but never dialled by the host.
+    const child = spawn(process.execPath, [hostScript, "127.0.0.1:1"], {
+        cwd: options.programDir,
+        env: childEnv({ PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, ...options.env }),
+        stdio: ["ignore", "pipe", "pipe"],
+    });
+    const host = new ProviderHost(child, stubs, project, options.stack ?? "test", options.callTimeoutMs ?? 30_000);
+    await host.waitForPort(options.startTimeoutMs ?? 60_000);
+    return host;
+}
+
+/** A running provider host and a client to it. One per test file. */
+export class ProviderHost {
+    private readonly output: string[] = [];
+    private stdoutRest = "";
+    private port: number | undefined;
+    private portWaiter: ((port: number) => void) | undefined;
+    private client: any;
+    private exited: Promise<void>;
+    private exitInfo: string | undefined;
+    private acceptSecrets = true;
+
+    /** Milliseconds from spawn to the port line (a figure for reports). */
+    startMs = 0;
+
+    constructor(
+        private readonly child: ChildProcess,
+        private readonly stubs: Stubs,
+        readonly project: string,
+        readonly stack: string,
+        private readonly callTimeoutMs: number,
+    ) {
+        child.stdout!.setEncoding("utf8");
+        child.stderr!.setEncoding("utf8");
+        child.stdout!.on("data", (chunk: string) => this.onStdout(chunk));
+        child.stderr!.on("data", (chunk: string) => this.output.push(chunk));
+        this.exited = new Promise((resolve) => {
+            child.on("exit", (code, signal) => {
+                this.exitInfo = `exited with code ${code} signal ${signal}`;
+                resolve();
+            });
+        });
+    }
+
+    private onStdout(chunk: string): void {
+        if (this.port !== undefined) {
+            this.output.push(chunk);
+            return;
+        }
+        this.stdoutRest += chunk;
+        const newline = this.stdoutRest.indexOf("\n");
+        if (newline < 0) return;
+        const first = this.stdoutRest.slice(0, newline).trim();
+        const rest = this.stdoutRest.slice(newline + 1);
+        this.stdoutRest = "";
+        if (rest) this.output.push(rest);
+        const port = Number(first);
+        if (!Number.isInteger(port) || port <= 0) {
+            this.output.push(`${first}\n`);
+            return;
+        }
+        this.port = port;
+        this.portWaiter?.(port);
+    }
+
+    /** @internal */
+    async waitForPort(timeoutMs: number): Promise<void> {
+        const started = Date.now();
+        const port = await new Promise<number>((resolve, reject) => {
+            const timer = setTimeout(() => {
+                this.child.kill("SIGKILL");
+                reject(new Error(`provider host printed no port within ${timeoutMs} ms:\n${this.logs()}`));
+            }, timeoutMs);
+            this.portWaiter = (p) => {
+                clearTimeout(timer);
+                resolve(p);
+            };
+            void this.exited.then(() => {
+                clearTimeout(timer);
+                reject(new Error(`provider host ${this.exitInfo} before printing its port:\n${this.logs()}`));
+            });
+        });
+        this.startMs = Date.now() - started;
+        const { grpc, provrpc } = this.stubs;
+        this.client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+        await new Promise<void>((resolve, reject) =>
+            this.client.waitForReady(new Date(Date.now() + timeoutMs), (error: Error | undefined) =>
+                error ? reject(error) : resolve(),
+            ),
+        );
+    }
+
+    /** Everything the host printed after its port line (stdout and stderr). */
+    logs(): string {
+        return this.output.join("") + this.stdoutRest;
+    }
+
+    /** The URN the engine would give a resource of this project and stack. */
+    urn(type: string, name: string): string {
+        return `urn:pulumi:${this.stack}::${this.project}::${type}::${name}`;
+    }
+
+    /** Stops the host and closes the client. */
+    async close(): Promise<void> {
+        this.client?.close();
+        if (this.child.exitCode === null && this.child.signalCode === null) {
+            this.child.kill("SIGTERM");
+            const timer = setTimeout(() => this.child.kill("SIGKILL"), 5_000);
+            await this.exited;
+            clearTimeout(timer);
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------------------
+    // Conversions
+
+    private toStruct(value: PropertyMap): any {
+        // The engine never sends undefined (the SDK drops such properties); neither do we.
+        const plain = JSON.parse(JSON.stringify(value)) as PropertyMap;
+        return this.stubs.structproto.Struct.fromJavaScript(plain);
+    }
+
+    /** What the engine sends after `Configure`: secrets only if the host accepts them. */
+    private outgoing(value: PropertyMap): any {
+        return this.toStruct(this.acceptSecrets ? value : revealSecrets(value));
+    }
+
+    private static fromStruct(struct: any): PropertyMap {
+        return struct ? (struct.toJavaScript() as PropertyMap) : {};
+    }
+
+    private call<T>(method: string, request: any, timeoutMs = this.callTimeoutMs): Promise<T> {
+        const { grpc } = this.stubs;
+        return new Promise<T>((resolve, reject) => {
+            this.client[method](
+                request,
+                new grpc.Metadata(),
+                { deadline: new Date(Date.now() + timeoutMs) },
+                (error: any, response: T) => {
+                    if (error) reject(this.toCallError(method, error));
+                    else resolve(response);
+                },
+            );
+        });
+    }
+
+    private toCallError(method: string, error: any): ProviderCallError {
+        let initFailure: ProviderCallError["initFailure"];
+        const details = error.metadata?.get?.("grpc-status-details-bin") ?? [];
+        if (details.length > 0) {
+            const { statusproto, provproto } = this.stubs;
+            const status = statusproto.Status.deserializeBinary(new Uint8Array(details[0]));
+            for (const any of status.getDetailsList()) {
+                if (!String(any.getTypeUrl()).endsWith("pulumirpc.ErrorResourceInitFailed")) continue;
+                const failure = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+                initFailure = {
+                    id: failure.getId(),
+                    properties: ProviderHost.fromStruct(failure.getProperties()),
+                    reasons: failure.getReasonsList(),
+                };
+            }
+        }
+        return new ProviderCallError(method, error.code, String(error.details ?? error.message), initFailure);
+    }
+
+    // -----------------------------------------------------------------------------------------------------
+    // The engine's calls
+
+    /**
+     * `Configure` with the whole stack config, keys fully qualified (`wos:token`); mark secret values with
+     * {@link secret}. The host never answers a request without `args`, so every call here has a deadline.
+     */
+    async configure(config: PropertyMap, timeoutMs = 10_000): Promise<ConfigureResult> {
+        const { provproto } = this.stubs;
+        const request = new provproto.ConfigureRequest();
+        request.setArgs(this.toStruct(config));
+        const variables = request.getVariablesMap();
+        for (const [key, value] of Object.entries(config)) {
+            const plain = revealSecrets(value);
+            variables.set(key, typeof plain === "string" ? plain : JSON.stringify(plain));
+        }
+        request.setAcceptsecrets(true);
+        request.setAcceptresources(true);
+        request.setSendsOldInputs(true);
+        request.setSendsOldInputsToDelete(true);
+        const response = await this.call<any>("configure", request, timeoutMs);
+        this.acceptSecrets = response.getAcceptsecrets();
+        return {
+            acceptSecrets: response.getAcceptsecrets(),
+            supportsPreview: response.getSupportspreview(),
+            acceptResources: response.getAcceptresources(),
+            acceptOutputs: response.getAcceptoutputs(),
+        };
+    }
+
+    /** `Check(urn, olds, news)`: olds are the previous inputs (`{}` on create). */
+    async check(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+        const { provproto } = this.stubs;
+        const request = new provproto.CheckRequest();
+        this.setIdentity(request, urn);
+        request.setOlds(this.outgoing(olds));
+        request.setNews(this.outgoing(news));
+        request.setRandomseed(new Uint8Array(32));
+        const response = await this.call<any>("check", request);
+        const rawInputs = ProviderHost.fromStruct(response.getInputs());
+        return {
+            rawInputs,
+            inputs: this.acceptSecrets ? rawInputs : annotateSecrets(rawInputs, news),
+            failures: response.getFailuresList().map((failure: any) => ({
+                property: failure.getProperty(),
+                reason: failure.getReason(),
+            })),
+        };
+    }
+
+    /** `Diff(urn, id, oldOutputs, newInputs, oldInputs)`. */
+    async diff(
+        urn: string,
+        id: string,
+        oldOutputs: PropertyMap,
+        newInputs: PropertyMap,
+        oldInputs: PropertyMap = {},
+    ): Promise<DiffResult> {
+        const { provproto } = this.stubs;
+        const request = new provproto.DiffRequest();
+        this.setIdentity(request, urn);
+        request.setId(id);
+        request.setOlds(this.outgoing(oldOutputs));
+        request.setNews(this.outgoing(newInputs));
+        request.setOldInputs(this.outgoing(oldInputs));
+        const response = await this.call<any>("diff", request);
+        const kinds = provproto.DiffResponse.DiffChanges;
+        const changes = response.getChanges();
+        return {
+            changes: changes === kinds.DIFF_NONE ? "none" : changes === kinds.DIFF_SOME ? "some" : "unknown",
+            replaces: response.getReplacesList(),
+            stables: response.getStablesList(),
+            diffs: response.getDiffsList(),
+            deleteBeforeReplace: response.getDeletebeforereplace(),
+        };
+    }
+
+    /** `Create(urn, checkedInputs)` (not a preview: the host does not support previews). */
+    async create(urn: string, inputs: PropertyMap): Promise<CreateResult> {
+        const { provproto } = this.stubs;
+        const request = new provproto.CreateRequest();
+        this.setIdentity(request, urn);
+        request.setProperties(this.outgoing(inputs));
+        request.setTimeout(this.callTimeoutMs / 1000);
+        request.setPreview(false);
+        const response = await this.call<any>("create", request);
+        const rawOutputs = ProviderHost.fromStruct(response.getProperties());
+        return {
+            id: response.getId(),
+            rawOutputs,
+            outputs: this.acceptSecrets ? rawOutputs : annotateSecrets(rawOutputs, inputs),
+        };
+    }
+
+    /** `Read(urn, id, state, inputs)`: what `pulumi refresh` does. */
+    async read(urn: string, id: string, state: PropertyMap, inputs?: PropertyMap): Promise<ReadResult> {
+        const { provproto } = this.stubs;
+        const request = new provproto.ReadRequest();
+        this.setIdentity(request, urn);
+        request.setId(id);
+        request.setProperties(this.outgoing(state));
+        if (inputs) request.setInputs(this.outgoing(inputs));
+        const response = await this.call<any>("read", request);
+        const rawOutputs = ProviderHost.fromStruct(response.getProperties());
+        const result: ReadResult = {
+            id: response.getId(),
+            rawOutputs,
+            outputs: this.acceptSecrets ? rawOutputs : annotateSecrets(rawOutputs, state),
+        };
+        if (response.getInputs()) {
+            const rawInputs = ProviderHost.fromStruct(response.getInputs());
+            result.inputs = this.acceptSecrets ? rawInputs : annotateSecrets(rawInputs, inputs);
+        }
+        return result;
+    }
+
+    /** `Update(urn, id, oldOutputs, newInputs, oldInputs)`. */
+    async update(
+        urn: string,
+        id: string,
+        oldOutputs: PropertyMap,
+        newInputs: PropertyMap,
+        oldInputs: PropertyMap = {},
+    ): Promise<UpdateResult> {
+        const { provproto } = this.stubs;
+        const request = new provproto.UpdateRequest();
+        this.setIdentity(request, urn);
+        request.setId(id);
+        request.setOlds(this.outgoing(oldOutputs));
+        request.setNews(this.outgoing(newInputs));
+        request.setOldInputs(this.outgoing(oldInputs));
+        request.setTimeout(this.callTimeoutMs / 1000);
+        request.setPreview(false);
+        const response = await this.call<any>("update", request);
+        const rawOutputs = ProviderHost.fromStruct(response.getProperties());
+        return {
+            rawOutputs,
+            outputs: this.acceptSecrets ? rawOutputs : annotateSecrets(rawOutputs, newInputs),
+        };
+    }
+
+    /** `Delete(urn, id, state, oldInputs)`. */
+    async delete(urn: string, id: string, state: PropertyMap, oldInputs: PropertyMap = {}): Promise<void> {
+        const { provproto } = this.stubs;
+        const request = new provproto.DeleteRequest();
+        this.setIdentity(request, urn);
+        request.setId(id);
+        request.setProperties(this.outgoing(state));
+        request.setOldInputs(this.outgoing(oldInputs));
+        request.setTimeout(this.callTimeoutMs / 1000);
+        await this.call<unknown>("delete", request);
+    }
+
+    private setIdentity(request: any, urn: string): void {
+        const parts = urn.split("::");
+        request.setUrn(urn);
+        request.setType(parts[2] ?? "");
+        request.setName(parts[3] ?? "");
+    }
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
