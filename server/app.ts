@@ -99,6 +99,15 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         genReqId: () => randomUUID(),
         // Idle keep-alive connections would otherwise hold `close()` open.
         forceCloseConnections: "idle",
+        // Errors Fastify raises before routing (a malformed URL) get a JSON:API body too.
+        frameworkErrors: (error, _request, untypedReply) => {
+            const reply = untypedReply as FastifyReply;
+            const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 400;
+            void reply
+                .code(status)
+                .type(JSON_API_MEDIA_TYPE)
+                .send({ errors: [{ status: String(status), title: titleFor(status), detail: error.message }] });
+        },
     });
 
     const context: AppContext = {
@@ -117,6 +126,11 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     installErrorHandling(app);
     app.addHook("onSend", async (request, reply, payload) => {
         reply.header("x-request-id", request.id);
+        // Documents are JSON:API, as the hosted service answers them; Fastify's default for objects is plain JSON.
+        const type = reply.getHeader("content-type");
+        if (typeof type === "string" && type.startsWith("application/json")) {
+            reply.header("content-type", `${JSON_API_MEDIA_TYPE}; charset=utf-8`);
+        }
         return payload;
     });
 
@@ -216,6 +230,21 @@ function installErrorHandling(app: FastifyInstance): void {
         if (error instanceof HttpError) {
             for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
             return reply.code(error.statusCode).type(JSON_API_MEDIA_TYPE).send(error.toDocument());
+        }
+        // Another process on the same database file can win a race between a check and its write.
+        const sqliteCode = (error as { code?: unknown }).code;
+        if (typeof sqliteCode === "string" && sqliteCode.startsWith("SQLITE_CONSTRAINT")) {
+            return reply
+                .code(409)
+                .type(JSON_API_MEDIA_TYPE)
+                .send({ errors: [{ status: "409", title: titleFor(409), detail: "The change conflicts with a concurrent change; read the resource and try again" }] });
+        }
+        if (sqliteCode === "SQLITE_BUSY" || sqliteCode === "SQLITE_LOCKED") {
+            return reply
+                .code(503)
+                .header("retry-after", "1")
+                .type(JSON_API_MEDIA_TYPE)
+                .send({ errors: [{ status: "503", title: titleFor(503), detail: "The database is busy; try again" }] });
         }
         const status = typeof error.statusCode === "number" ? error.statusCode : 500;
         if (status >= 400 && status < 500) {

@@ -4,6 +4,7 @@
  */
 import { sql, type Db } from "./db";
 
+/** A row of `projects`. */
 export interface ProjectRow {
     id: string;
     organization: string;
@@ -15,6 +16,7 @@ export interface ProjectRow {
     updated_at: string;
 }
 
+/** A row of `tag_bindings`. */
 export interface TagBindingRow {
     id: string;
     project_id: string;
@@ -24,6 +26,7 @@ export interface TagBindingRow {
     updated_at: string;
 }
 
+/** A row of `workspaces`. */
 export interface WorkspaceRow {
     id: string;
     organization: string;
@@ -49,6 +52,7 @@ export interface WorkspaceRow {
     updated_at: string;
 }
 
+/** A row of `variables`. */
 export interface VariableRow {
     id: string;
     workspace_id: string;
@@ -63,6 +67,7 @@ export interface VariableRow {
     updated_at: string;
 }
 
+/** The project with this id, of any organization (callers check visibility). */
 export function findProject(db: Db, id: string): ProjectRow | undefined {
     return sql(db, "SELECT * FROM projects WHERE id = ?").get(id) as ProjectRow | undefined;
 }
@@ -100,14 +105,17 @@ export function tagBindingsOf(db: Db, projectId: string): TagBindingRow[] {
     return sql(db, "SELECT * FROM tag_bindings WHERE project_id = ? ORDER BY created_at, rowid").all(projectId) as TagBindingRow[];
 }
 
+/** The workspace with this id, of any organization (callers check visibility). */
 export function findWorkspace(db: Db, id: string): WorkspaceRow | undefined {
     return sql(db, "SELECT * FROM workspaces WHERE id = ?").get(id) as WorkspaceRow | undefined;
 }
 
+/** A workspace of an organization by name (case-insensitive). */
 export function findWorkspaceByName(db: Db, organization: string, name: string): WorkspaceRow | undefined {
     return sql(db, "SELECT * FROM workspaces WHERE organization = ? AND name = ?").get(organization, name) as WorkspaceRow | undefined;
 }
 
+/** The variable with this id (callers check visibility through its workspace). */
 export function findVariable(db: Db, id: string): VariableRow | undefined {
     return sql(db, "SELECT * FROM variables WHERE id = ?").get(id) as VariableRow | undefined;
 }

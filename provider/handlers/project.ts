@@ -227,6 +227,7 @@ async function recoverLostCreate(client: WosClient, inputs: ProjectInputs, failu
         throw operationError(what, "create (finishing the project found after a lost answer)", finishFailure, {
             id: found.id,
             properties: properties as unknown as Record<string, unknown>,
+            inputs: inputs as unknown as PropertyBag,
         });
     }
 }

@@ -179,6 +179,14 @@ export function sleep(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** A resource that exists although its operation failed: its id, its outputs, and the inputs it came from. */
+export interface PartialResult {
+    id: string;
+    properties: Record<string, unknown>;
+    /** The operation's inputs, which carry the serialized provider (`__provider`). */
+    inputs: PropertyBag;
+}
+
 /**
  * An error of a provider operation. Its message names the resource and the operation and carries the
  * service's own explanation; never the token.
@@ -194,12 +202,14 @@ export class ProviderOperationError extends Error {
     /** Reasons shown by the engine next to a partial success. */
     readonly reasons?: string[];
 
-    constructor(message: string, partial?: { id: string; properties: Record<string, unknown> }) {
+    constructor(message: string, partial?: PartialResult) {
         super(message);
         Object.defineProperty(this, "name", { value: "ProviderOperationError", enumerable: false, configurable: true });
         if (partial) {
             this.id = partial.id;
-            this.properties = partial.properties;
+            // The host copies `__provider` into a successful answer's outputs but not into a partial one's;
+            // without it, the engine could not load the provider again to refresh or destroy what was kept.
+            this.properties = { ...partial.properties, __provider: partial.inputs.__provider };
             this.reasons = [message];
         }
     }
@@ -220,7 +230,7 @@ export function operationError(
     what: string,
     operation: string,
     error: unknown,
-    partial?: { id: string; properties: Record<string, unknown> },
+    partial?: PartialResult,
 ): ProviderOperationError {
     if (error instanceof ProviderOperationError && !partial) return error;
     return new ProviderOperationError(`${what}: ${operation} failed: ${safeMessage(error)}`, partial);

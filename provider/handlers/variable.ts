@@ -226,6 +226,7 @@ async function recoverLostCreate(client: WosClient, inputs: VariableInputs, fail
         throw operationError(what, "create (finishing the variable found after a lost answer)", finishFailure, {
             id: found.id,
             properties: outputsFrom(found, value, inputs.workspaceId) as unknown as Record<string, unknown>,
+            inputs: inputs as unknown as PropertyBag,
         });
     }
 }

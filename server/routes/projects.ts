@@ -109,6 +109,7 @@ function filterRequested(query: Query, name: string): boolean {
     return value !== undefined && value.toLowerCase() !== "false";
 }
 
+/** Registers the project, tag-binding and move-workspaces routes under `/api/v2`. */
 export function registerProjectRoutes(api: FastifyInstance, { db }: AppContext): void {
     // Create.
     api.post<Params>("/organizations/:organization/projects", async (request, reply) => {

@@ -55,6 +55,7 @@ function keyTaken(db: Db, workspaceId: string, category: string, key: string, ex
     return row !== undefined && row.id !== exceptId;
 }
 
+/** Registers the `/vars` routes under `/api/v2`. */
 export function registerVariableRoutes(api: FastifyInstance, { db }: AppContext): void {
     api.post("/vars", async (request, reply) => {
         const principal = principalOf(request);

@@ -71,6 +71,7 @@ export function executionProblems(
     return [];
 }
 
+/** Registers the `/workspaces/:id` routes under `/api/v2`. */
 export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext): void {
     api.get<Params>("/workspaces/:id", async (request) => {
         const principal = principalOf(request);

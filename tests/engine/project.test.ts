@@ -245,6 +245,49 @@ describe("wos:Project lifecycle through the provider host", () => {
         expect(read.id).toBe("");
     });
 
+});
+
+describe("wos:Project create whose answer is lost after the service committed it", () => {
+    const CREATE_PATH = "^/api/v2/organizations/[^/]+/projects$";
+    afterEach(async () => {
+        await fx.server.clearFaults();
+    });
+
+    test("the provider finds the project it made and takes it into state: one project, no error", async () => {
+        await fx.server.addFault({ method: "POST", path: CREATE_PATH, times: 1, status: 503, afterCommit: true });
+        const inputs = programInputs({ name: "Lost Answer" });
+        const created = await fx.host.create(urn("lost"), inputs);
+        expect(created.id).toMatch(/^prj-/);
+        expect(created.outputs).toMatchObject({ name: "Lost Answer", tags: { team: "platform" } });
+        expect((await projectNames()).filter((name) => name === "Lost Answer")).toHaveLength(1);
+        expect(await projectIdNamed("Lost Answer")).toBe(created.id);
+        await fx.host.delete(urn("lost"), created.id, created.outputs, inputs);
+    });
+
+    test("when finishing the found project fails, the engine gets a partial success it can refresh and destroy later", async () => {
+        await fx.server.addFault({ method: "POST", path: CREATE_PATH, times: 1, status: 503, afterCommit: true });
+        await fx.server.addFault({ method: "PATCH", path: "^/api/v2/projects/prj-[^/]+$", times: 1, status: 422 });
+        const inputs = programInputs({ name: "Half Made" });
+        const error = await failure(fx.host.create(urn("half"), inputs));
+        expect(error).toBeInstanceOf(ProviderCallError);
+        const initFailure = (error as ProviderCallError).initFailure;
+        expect(initFailure?.id).toBe(await projectIdNamed("Half Made"));
+        expect(initFailure?.properties).toMatchObject({ organization: "acme", name: "Half Made" });
+        expect(tokensIn(error.message)).toEqual([]);
+        expect(tokensIn(initFailure)).toEqual([]);
+
+        // The engine stores these properties as the resource's outputs, and the host loads the provider of
+        // a later Read or Delete from the outputs' `__provider`. Unlike a successful answer, the host does
+        // not add it to a partial one: the error's properties must carry it themselves.
+        expect(initFailure?.properties.__provider).toBe(inputs.__provider);
+        const state = initFailure!.properties;
+        expect((await fx.host.read(urn("half"), initFailure!.id, state, inputs)).id).toBe(initFailure!.id);
+        await fx.host.delete(urn("half"), initFailure!.id, state, inputs);
+        expect(await projectNames()).not.toContain("Half Made");
+    });
+});
+
+describe("wos:Project host output", () => {
     test("the host's logs never contain a token", () => {
         expect(tokensIn(fx.host.logs())).toEqual([]);
     });

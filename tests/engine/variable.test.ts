@@ -272,3 +272,44 @@ describe("wos:Variable (sensitive) lifecycle through the provider host", () => {
         expect(logs).not.toContain("rotated-value");
     });
 });
+
+describe("wos:Variable create whose answer is lost after the service committed it", () => {
+    const CREATE_PATH = "^/api/v2/vars$";
+    const name = "capture-plain";
+    afterEach(async () => {
+        await fx.server.clearFaults();
+    });
+
+    test("the provider finds the variable it made by key and category: one variable, no error", async () => {
+        await fx.server.addFault({ method: "POST", path: CREATE_PATH, times: 1, status: 503, afterCommit: true });
+        const inputs = programInputs(name, { key: "LOST_ANSWER", hcl: false, sensitive: false });
+        const created = await fx.host.create(urn("lost"), inputs);
+        expect(created.id).toMatch(/^var-/);
+        expect(created.outputs).toMatchObject({ key: "LOST_ANSWER", value: "info" });
+        expect((await variablesOfWebApp()).filter((v) => v.attributes.key === "LOST_ANSWER").map((v) => v.id)).toEqual([
+            created.id,
+        ]);
+        await fx.host.delete(urn("lost"), created.id, created.outputs, inputs);
+    });
+
+    test("when finishing the found variable fails, the engine gets a partial success it can refresh and destroy later", async () => {
+        await fx.server.addFault({ method: "POST", path: CREATE_PATH, times: 1, status: 503, afterCommit: true });
+        await fx.server.addFault({ method: "PATCH", path: "^/api/v2/vars/var-[^/]+$", times: 1, status: 422 });
+        const inputs = programInputs(name, { key: "HALF_MADE", hcl: false, sensitive: false });
+        const error = await failure(fx.host.create(urn("half"), inputs));
+        expect(error).toBeInstanceOf(ProviderCallError);
+        const initFailure = (error as ProviderCallError).initFailure;
+        const made = (await variablesOfWebApp()).filter((v) => v.attributes.key === "HALF_MADE");
+        expect(made).toHaveLength(1);
+        expect(initFailure?.id).toBe(made[0].id);
+        expect(tokensIn(error.message)).toEqual([]);
+
+        // The engine keeps these properties as the outputs; a later Read or Delete loads its provider from
+        // their `__provider`, which the host does not add to a partial answer.
+        expect(initFailure?.properties.__provider).toBe(inputs.__provider);
+        const state = initFailure!.properties;
+        expect((await fx.host.read(urn("half"), initFailure!.id, state, inputs)).id).toBe(initFailure!.id);
+        await fx.host.delete(urn("half"), initFailure!.id, state, inputs);
+        expect((await variablesOfWebApp()).filter((v) => v.attributes.key === "HALF_MADE")).toEqual([]);
+    });
+});

@@ -161,6 +161,16 @@ test("/_admin/faults DELETE refuses a team token (4xx), and the rules stay", asy
     expectErrors(await owners.get(`/projects/${appsId}`), 503);
 });
 
+test("a rule whose path is not a regular expression is refused with a 4xx, not a 500", async () => {
+    const response = await http(server, "POST", "/_admin/faults", {
+        token: ADMIN_TOKEN,
+        body: { method: "GET", path: "([unclosed", times: 1, status: 503 },
+    });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expectStatus(await owners.get(`/projects/${appsId}`), 200);
+});
+
 describe("without an admin token", () => {
     let plain: { url: string; close(): Promise<void> };
 

@@ -142,6 +142,19 @@ describe("pagination", () => {
         expectErrors(await owners.get(`${LIST}?${query}`), 400);
     });
 
+    test.each([
+        ["page[size]=5&page[size]=6"],
+        ["page[number]=1&page[number]=2"],
+        ["q=a&q=b"],
+        ["filter[names]=Apps&filter[names]=Empty"],
+        ["sort=name&sort=-name"],
+        ["page[number]=99999999999999999999"],
+    ])("a hostile query (%s) never answers a 5xx", async (query) => {
+        const response = await owners.get(`${LIST}?${query}`);
+        expect(response.status).toBeLessThan(500);
+        if (response.status >= 400) expectErrors(response, response.status);
+    });
+
     test("percent-encoded brackets (%5B %5D) work exactly like literal ones for page parameters", async () => {
         const encoded = await owners.get(`${LIST}?page%5Bsize%5D=5&page%5Bnumber%5D=2`);
         const literal = await owners.get(`${LIST}?page[size]=5&page[number]=2`);
@@ -171,6 +184,14 @@ describe("q: case-insensitive search by name", () => {
     test("a search with a space (percent-encoded) narrows further", async () => {
         const response = await owners.get(`${LIST}?q=item%200`);
         expect(namesOf(response)).toEqual(ITEMS.slice(0, 9));
+    });
+
+    test("% and _ in q are literal characters, not wildcards", async () => {
+        for (const q of ["%25", "_", "A%25s", "A_ps"]) {
+            const response = await owners.get(`${LIST}?q=${q}`);
+            expectStatus(response, 200);
+            expect(response.body.data).toEqual([]);
+        }
     });
 
     test("a search that matches nothing answers an empty list", async () => {

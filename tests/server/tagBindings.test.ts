@@ -69,6 +69,24 @@ describe("GET /projects/:id/tag-bindings", () => {
         ]);
     });
 
+    test("lists bindings in creation order (the default order of lists)", async () => {
+        const id = await projectWithTags([
+            { key: "zeta", value: "1" },
+            { key: "alpha", value: "2" },
+            { key: "mu", value: "3" },
+        ]);
+        expectStatus(await owners.patch(`/projects/${id}/tag-bindings`, { data: tagItems([{ key: "beta", value: "4" }]) }), 200);
+        const response = await owners.get(`/projects/${id}/tag-bindings`);
+        expect(response.body.data.map((binding: any) => binding.attributes.key)).toEqual(["zeta", "alpha", "mu", "beta"]);
+    });
+
+    test("a deleted project's tag bindings are gone with it (404)", async () => {
+        const id = await projectWithTags([{ key: "short", value: "lived" }]);
+        expectStatus(await owners.delete(`/projects/${id}`), 204);
+        expectErrors(await owners.get(`/projects/${id}/tag-bindings`), 404);
+        expectErrors(await owners.get(`/projects/${id}/effective-tag-bindings`), 404);
+    });
+
     test("a project created without tags has none", async () => {
         const id = await createProject(server, { name: "Untagged" });
         expect(await tagsOf(server, id)).toEqual([]);
@@ -281,8 +299,13 @@ describe.each([
         "PATCH /projects/:id",
         "/data/relationships/tag-bindings/data",
         async (items: unknown[], id?: string) =>
+            // A valid attribute beside the broken tags: the whole PATCH is one transaction, so neither is written.
             owners.patch(`/projects/${id}`, {
-                data: { type: "projects", attributes: {}, relationships: { "tag-bindings": { data: items } } },
+                data: {
+                    type: "projects",
+                    attributes: { description: "must not be written" },
+                    relationships: { "tag-bindings": { data: items } },
+                },
             }),
     ],
     [

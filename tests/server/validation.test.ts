@@ -194,6 +194,25 @@ describe("422 with pointers: oversized values", () => {
     });
 });
 
+describe("media type", () => {
+    // api.md: JSON:API style; local-service.md: where silent, do what the hosted service does, and it
+    // answers every document as application/vnd.api+json.
+    test.each([
+        ["a project list", "GET", "/organizations/acme/projects", undefined, 200],
+        ["a project show", "GET", "PROJECT", undefined, 200],
+        ["a project create", "POST", "/organizations/acme/projects", projectDocument({ name: "Media Type" }), 201],
+        ["a variable list", "GET", "/vars", undefined, 200],
+        ["a workspace show", "GET", `/workspaces/${WORKSPACES.appsWeb}`, undefined, 200],
+        ["a validation error", "POST", "/organizations/acme/projects", projectDocument({ name: "x" }), 422],
+        ["a not-found error", "GET", "/projects/prj-doesnotexist0000", undefined, 404],
+    ])("%s answers Content-Type application/vnd.api+json", async (_label, method, path, json, status) => {
+        const target = path === "PROJECT" ? `/projects/${ids.Apps}` : path;
+        const response = await send(method, target, { json });
+        expect(response.status).toBe(status);
+        expect(response.headers["content-type"]).toMatch(/^application\/vnd\.api\+json/);
+    });
+});
+
 describe("never a 500", () => {
     /** Answers to hostile bodies must be a 4xx JSON:API error document. */
     function expectClientError(response: HttpResponse): void {
@@ -281,6 +300,16 @@ describe("never a 500", () => {
     ])("variable update with %s answers a 4xx JSON:API error, nothing written", async (_label, json) => {
         const before = await snapshot(server);
         expectClientError(await send("PATCH", `/vars/${variableId}`, { json }));
+        await expectUnchanged(server, before);
+    });
+
+    test("an unknown route answers 404 with a JSON:API error", async () => {
+        expectErrors(await http(server, "GET", "/no-such-endpoint", { token: TOKENS.owners }), 404);
+    });
+
+    test("a method the route does not have answers a 4xx JSON:API error, nothing written", async () => {
+        const before = await snapshot(server);
+        expectClientError(await http(server, "PUT", `/projects/${ids.Empty}`, { token: TOKENS.owners, body: projectDocument({ name: "Put" }) }));
         await expectUnchanged(server, before);
     });
 

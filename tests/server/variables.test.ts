@@ -256,6 +256,15 @@ describe("GET /vars", () => {
         for (const variable of response.body.data) expectVariableResource(variable, WORKSPACES.staging);
     });
 
+    test("lists a workspace's variables in creation order (the default order of lists)", async () => {
+        const keys = [freshKey("zz"), freshKey("aa"), freshKey("mm")];
+        for (const key of keys) await createVariable(server, WORKSPACES.defaultProject, { key, category: "env" });
+        const response = await listFor("scratch");
+        expectStatus(response, 200);
+        const listed = response.body.data.map((variable: any) => variable.attributes.key);
+        expect(listed.filter((key: string) => keys.includes(key))).toEqual(keys);
+    });
+
     test("the filters work with percent-encoded brackets", async () => {
         const mine = await createVariable(server, WORKSPACES.staging, { key: freshKey(), category: "env" });
         const response = await owners.get(

@@ -119,7 +119,7 @@ async function buildIfStale(): Promise<void> {
     await run("npm", ["run", "build"], { cwd: REPO_ROOT, what: "npm run build" });
 }
 
-/** Hash of every file `npm pack` may take: `dist/`, `package.json`, `README.md`. */
+/** Hash of every file `npm pack` may take: `dist/`, `package.json`, `README.md`, `LICENSE`. */
 function hashPackInputs(): string {
     const hash = createHash("sha256");
     const visit = (relative: string): void => {
@@ -132,7 +132,7 @@ function hashPackInputs(): string {
         }
         hash.update(relative).update("\0").update(fs.readFileSync(absolute)).update("\0");
     };
-    for (const top of ["package.json", "README.md", "dist"]) visit(top);
+    for (const top of ["package.json", "README.md", "LICENSE", "dist"]) visit(top);
     return hash.digest("hex").slice(0, 16);
 }
 

@@ -151,7 +151,7 @@ export interface ProviderHostOptions {
     startTimeoutMs?: number;
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the generated gRPC stubs are untyped CommonJS. */
+/* The generated gRPC stubs are untyped CommonJS: they are handled as `any` in this file. */
 interface Stubs {
     grpc: any;
     provrpc: any;
@@ -186,7 +186,12 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
         stdio: ["ignore", "pipe", "pipe"],
     });
     const host = new ProviderHost(child, stubs, project, options.stack ?? "test", options.callTimeoutMs ?? 30_000);
-    await host.waitForPort(options.startTimeoutMs ?? 60_000);
+    try {
+        await host.waitForPort(options.startTimeoutMs ?? 60_000);
+    } catch (error) {
+        await host.close();
+        throw error;
+    }
     return host;
 }
 
@@ -195,7 +200,8 @@ export class ProviderHost {
     private readonly output: string[] = [];
     private stdoutRest = "";
     private port: number | undefined;
-    private portWaiter: ((port: number) => void) | undefined;
+    private portWaiter: ((port: number | undefined) => void) | undefined;
+    private startError: string | undefined;
     private client: any;
     private exited: Promise<void>;
     private exitInfo: string | undefined;
@@ -223,8 +229,12 @@ export class ProviderHost {
         });
     }
 
+    /**
+     * The first stdout line is the port, as the engine reads it; anything else there is a failure to start.
+     * Every later byte is log output.
+     */
     private onStdout(chunk: string): void {
-        if (this.port !== undefined) {
+        if (this.port !== undefined || this.startError !== undefined) {
             this.output.push(chunk);
             return;
         }
@@ -236,8 +246,9 @@ export class ProviderHost {
         this.stdoutRest = "";
         if (rest) this.output.push(rest);
         const port = Number(first);
-        if (!Number.isInteger(port) || port <= 0) {
-            this.output.push(`${first}\n`);
+        if (!/^\d+$/.test(first) || port <= 0 || port > 65535) {
+            this.startError = `the first line of the host's stdout is not a port: ${JSON.stringify(first)}`;
+            this.portWaiter?.(undefined);
             return;
         }
         this.port = port;
@@ -254,7 +265,12 @@ export class ProviderHost {
             }, timeoutMs);
             this.portWaiter = (p) => {
                 clearTimeout(timer);
-                resolve(p);
+                if (p === undefined) {
+                    this.child.kill("SIGKILL");
+                    reject(new Error(`${this.startError}\n${this.logs()}`));
+                } else {
+                    resolve(p);
+                }
             };
             void this.exited.then(() => {
                 clearTimeout(timer);
@@ -504,4 +520,3 @@ export class ProviderHost {
         request.setName(parts[3] ?? "");
     }
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */
