@@ -9,13 +9,17 @@
  * - latency of one page of the project list (size 100) out of N projects, median and p95;
  * - time to walk every page of N projects with `listAll`;
  * - variable creates per second;
- * - resident memory of the process after the run.
+ * - resident memory of the server process after the run, and its peak.
+ *
+ * The server runs as its own process through the real CLI (`dist/server/main.js`), so its memory is
+ * measured apart from the client's and the start path is the one users run.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { startServer } from "../server/app";
+import * as readline from "node:readline";
 import { WosClient } from "../sdk";
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 1000);
@@ -34,24 +38,44 @@ function report(name: string, value: number, unit: string): void {
     console.log(`${name}: ${value.toFixed(unit === "ms" ? 2 : 0)} ${unit}`);
 }
 
+/** Starts `wos-server` on a free port and resolves with its address, read from its address line. */
+async function startServerProcess(dataDir: string, seedPath: string): Promise<{ child: ChildProcess; url: string }> {
+    const main = path.join(__dirname, "..", "server", "main.js");
+    const child = spawn(
+        process.execPath,
+        [main, "--port", "0", "--data", path.join(dataDir, "wos.db"), "--seed", seedPath, "--log-level", "silent"],
+        { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const lines = readline.createInterface({ input: child.stdout! });
+    for await (const line of lines) {
+        const match = /^wos-server listening on (\S+)$/.exec(line);
+        if (match) return { child, url: match[1] };
+    }
+    throw new Error("wos-server exited before printing its address");
+}
+
+/** Current and peak resident memory of a process, in MiB, from /proc (Linux). */
+function residentMemory(pid: number): { current: number; peak: number } {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+    return { current: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
+}
+
 async function main(): Promise<void> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wos-bench-"));
-    const server = await startServer({
-        dataPath: path.join(dataDir, "wos.db"),
-        host: "127.0.0.1",
-        port: 0,
-        logLevel: "silent",
-        seed: {
-            organizations: [
-                {
-                    name: "bench",
-                    teams: [{ name: "owners", owners: true, tokens: [TOKEN] }],
-                    projects: [{ name: "Bench" }],
-                    workspaces: [{ id: WORKSPACE_ID, name: "bench-ws", project: "Bench" }],
-                },
-            ],
-        },
-    });
+    const seedPath = path.join(dataDir, "seed.json");
+    const seed = {
+        organizations: [
+            {
+                name: "bench",
+                teams: [{ name: "owners", owners: true, tokens: [TOKEN] }],
+                projects: [{ name: "Bench" }],
+                workspaces: [{ id: WORKSPACE_ID, name: "bench-ws", project: "Bench" }],
+            },
+        ],
+    };
+    fs.writeFileSync(seedPath, JSON.stringify(seed));
+    const server = await startServerProcess(dataDir, seedPath);
     const client = new WosClient({ address: server.url, token: TOKEN });
     try {
         console.log(`# wos-server benchmark: ${PROJECTS} projects, ${VARIABLES} variables, node ${process.version}, ${os.cpus().length} cores`);
@@ -93,9 +117,12 @@ async function main(): Promise<void> {
         }
         report("variable create (sequential, file database)", (VARIABLES / (performance.now() - started)) * 1000, "req/s");
 
-        report("resident memory after run", process.memoryUsage().rss / (1024 * 1024), "MiB");
+        const memory = residentMemory(server.child.pid!);
+        report("server resident memory after run", memory.current, "MiB");
+        report("server peak resident memory", memory.peak, "MiB");
     } finally {
-        await server.close();
+        server.child.kill("SIGTERM");
+        await new Promise((resolve) => server.child.once("exit", resolve));
         fs.rmSync(dataDir, { recursive: true, force: true });
     }
 }
