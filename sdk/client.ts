@@ -32,6 +32,7 @@ export class WosClient {
     readonly baseUrl: string;
     readonly #transport: Transport;
 
+    /** Builds a client; throws a `TypeError` for a missing token, an address that is not http(s), or a bad option. */
     constructor(options: WosClientOptions) {
         this.#transport = new Transport(options);
         this.baseUrl = this.#transport.baseUrl;

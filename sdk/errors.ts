@@ -282,10 +282,3 @@ export function requireId(value: unknown, name: string, method: string, path: st
         throw new WosArgumentError({ method, path, message: `${method} ${path}: ${name} must be a non-empty string` });
     }
 }
-
-/** Throws a {@link WosArgumentError} unless `value` is a string (possibly empty: the service judges it). */
-export function requireString(value: unknown, name: string, method: string, path: string): asserts value is string {
-    if (typeof value !== "string") {
-        throw new WosArgumentError({ method, path, message: `${method} ${path}: ${name} must be a string` });
-    }
-}

@@ -2,7 +2,9 @@
  * `pulumi-wos/sdk`: a typed client of the Workspace Organization Service.
  *
  * Start with {@link WosClient}; failures are {@link WosError} subclasses; retries are described by
- * {@link RetryInfo}.
+ * {@link RetryInfo}. Inputs and outputs are typed from zod schemas: the options of each method from its
+ * `*OptionsSchema` (e.g. {@link projectCreateOptionsSchema}), checked before the request, and the results
+ * from the response schemas of `sdk/model`.
  *
  * @module
  */
@@ -28,14 +30,26 @@ export {
 export { mayRepeat, retryDelay, type RetryInfo, type RetryReason, type RetryDelaySource } from "./retry";
 export {
     Projects,
+    projectCreateOptionsSchema,
+    projectUpdateOptionsSchema,
+    projectListOptionsSchema,
+    tagListSchema,
     type ProjectCreateOptions,
     type ProjectUpdateOptions,
     type ProjectListOptions,
     type ProjectList,
     type ListLinks,
 } from "./projects";
-export { Variables, type VariableCreateOptions, type VariableUpdateOptions, type VariableListOptions } from "./variables";
-export { Workspaces, type WorkspaceUpdateOptions } from "./workspaces";
+export {
+    Variables,
+    variableCreateOptionsSchema,
+    variableUpdateOptionsSchema,
+    variableListOptionsSchema,
+    type VariableCreateOptions,
+    type VariableUpdateOptions,
+    type VariableListOptions,
+} from "./variables";
+export { Workspaces, workspaceUpdateOptionsSchema, type WorkspaceUpdateOptions } from "./workspaces";
 export type {
     Project,
     TagBinding,

@@ -3,80 +3,105 @@
  *
  * @module
  */
+import { z } from "zod";
 import {
+    autoDestroyActivityDurationRule,
     listDocumentSchema,
-    paginationFromWire,
-    projectFromWire,
-    projectListDocumentSchema,
-    projectResourceSchema,
+    projectDescriptionRule,
+    projectListSchema,
+    projectNameRule,
+    projectSchema,
     singleDocumentSchema,
-    tagBindingFromWire,
-    tagBindingResourceSchema,
-    type Pagination,
+    tagBindingSchema,
+    tagKeyRule,
+    tagSetProblems,
+    tagValueRule,
     type Project,
+    type ProjectList,
     type Tag,
     type TagBinding,
 } from "./model";
-import { segment, type Query, type Transport } from "./transport";
-import { requireId, requireString } from "./errors";
+import { wireAttributes, segment, type Query, type Transport } from "./transport";
+import { requireId } from "./errors";
 
-/** Options of {@link Projects.create}. */
-export interface ProjectCreateOptions {
-    /** 3 to 40 characters; letters, numbers, spaces, `-`, `_`; unique in the organization. */
-    name: string;
-    description?: string;
-    /** Inactivity period before auto-destroy, e.g. `14d` or `12h`. */
-    autoDestroyActivityDuration?: string;
-    /** Tags bound to the new project (at most 10). */
-    tagBindings?: Tag[];
+export type { ProjectList, ListLinks } from "./model";
+
+/**
+ * A set of tags as the service takes it: each key and value by the tag rules of `sdk/model`, at most ten,
+ * no key twice.
+ */
+export function tagListSchema() {
+    return z.array(z.object({ key: tagKeyRule(), value: tagValueRule() })).superRefine((tags, context) => {
+        // Element issues do not stop a refinement: judge the set only once every tag is a tag.
+        if (!tags.every((tag) => typeof tag?.key === "string")) return;
+        for (const problem of tagSetProblems(tags)) {
+            context.addIssue({ code: "custom", message: problem.message, path: problem.index === undefined ? [] : [problem.index, "key"] });
+        }
+    });
 }
 
-/** Options of {@link Projects.update}. Omitted fields stay as they are. */
-export interface ProjectUpdateOptions {
-    name?: string;
-    /** `null` clears the description. */
-    description?: string | null;
-    /** `null` clears the auto-destroy period. */
-    autoDestroyActivityDuration?: string | null;
-    /** The project's whole tag set: replaces every binding (`[]` removes them all). */
-    tagBindings?: Tag[];
+/** What {@link Projects.create} takes: the rules of `sdk/model`, checked before the request. */
+export function projectCreateOptionsSchema() {
+    return z.object({
+        /** 3 to 40 characters; letters, numbers, spaces, `-`, `_`; unique in the organization. */
+        name: projectNameRule(),
+        /** At most 256 characters. */
+        description: projectDescriptionRule().optional(),
+        /** Inactivity period before auto-destroy, e.g. `14d` or `12h`. */
+        autoDestroyActivityDuration: autoDestroyActivityDurationRule().optional(),
+        /** Tags bound to the new project (at most 10). */
+        tagBindings: tagListSchema().optional(),
+    });
 }
 
-/** Options of {@link Projects.list}. */
-export interface ProjectListOptions {
-    /** 1-based page number; default 1. */
-    pageNumber?: number;
-    /** Projects per page; default 20, at most 100. */
-    pageSize?: number;
-    /** Case-insensitive search by name; ignored when {@link ProjectListOptions.names} is given. */
-    query?: string;
-    /** Case-insensitive exact names; a project matching any of them is listed. */
-    names?: string[];
-    /** Only projects where the caller can create workspaces. */
-    canCreateWorkspace?: true;
-    /** Only projects the caller can update. */
-    canUpdate?: true;
-    /** `name` ascending or `-name` descending; default creation order. */
-    sort?: "name" | "-name";
+/** Options of {@link Projects.create}, inferred from {@link projectCreateOptionsSchema}. */
+export type ProjectCreateOptions = z.input<ReturnType<typeof projectCreateOptionsSchema>>;
+
+/** What {@link Projects.update} takes. Omitted fields stay as they are. */
+export function projectUpdateOptionsSchema() {
+    return z.object({
+        name: projectNameRule().optional(),
+        /** `null` clears the description. */
+        description: projectDescriptionRule().nullable().optional(),
+        /** `null` clears the auto-destroy period. */
+        autoDestroyActivityDuration: autoDestroyActivityDurationRule().nullable().optional(),
+        /** The project's whole tag set: replaces every binding (`[]` removes them all). */
+        tagBindings: tagListSchema().optional(),
+    });
 }
 
-/** `links` of a list answer: absolute URLs; `prev`/`next` are `null` at the ends. */
-export interface ListLinks {
-    self: string;
-    first: string;
-    prev: string | null;
-    next: string | null;
-    last: string;
+/** Options of {@link Projects.update}, inferred from {@link projectUpdateOptionsSchema}. */
+export type ProjectUpdateOptions = z.input<ReturnType<typeof projectUpdateOptionsSchema>>;
+
+/** What {@link Projects.list} takes. */
+export function projectListOptionsSchema() {
+    return z.object({
+        /** 1-based page number; default 1. */
+        pageNumber: z.number().int().min(1, { error: "must be a whole number of at least 1" }).optional(),
+        /** Projects per page; default 20; the service answers at most 100. */
+        pageSize: z.number().int().min(1, { error: "must be a whole number of at least 1" }).optional(),
+        /** Case-insensitive search by name; ignored when {@link ProjectListOptions.names} is given. */
+        query: z.string().optional(),
+        /** Case-insensitive exact names; a project matching any of them is listed. */
+        names: z.array(z.string()).optional(),
+        /** Only projects where the caller can create workspaces. */
+        canCreateWorkspace: z.literal(true).optional(),
+        /** Only projects the caller can update. */
+        canUpdate: z.literal(true).optional(),
+        /** `name` ascending or `-name` descending; default creation order. */
+        sort: z.enum(["name", "-name"]).optional(),
+    });
 }
 
-/** One page of {@link Projects.list}. */
-export interface ProjectList {
-    items: Project[];
-    pagination: Pagination;
-    links: ListLinks;
-    /** `total`: projects of the organization the caller sees; `matching`: those the filters kept. */
-    statusCounts?: { total: number; matching: number };
-}
+/** Options of {@link Projects.list}, inferred from {@link projectListOptionsSchema}. */
+export type ProjectListOptions = z.input<ReturnType<typeof projectListOptionsSchema>>;
+
+/** Wire names of the project attributes an option sets. */
+const PROJECT_ATTRIBUTES = {
+    name: "name",
+    description: "description",
+    autoDestroyActivityDuration: "auto-destroy-activity-duration",
+} as const;
 
 /** The project endpoints. Reach it as {@link WosClient.projects}. */
 export class Projects {
@@ -89,21 +114,16 @@ export class Projects {
 
     /** Creates a project in an organization: `POST /organizations/:organization/projects`. */
     async create(organization: string, options: ProjectCreateOptions): Promise<Project> {
-        requireId(organization, "organization", "POST", "/organizations/:organization/projects");
-        requireString(options?.name, "options.name", "POST", `/organizations/${organization}/projects`);
-        const attributes: Record<string, unknown> = { name: options.name };
-        if (options.description !== undefined) attributes.description = options.description;
-        if (options.autoDestroyActivityDuration !== undefined)
-            attributes["auto-destroy-activity-duration"] = options.autoDestroyActivityDuration;
-        const data: Record<string, unknown> = { type: "projects", attributes };
-        if (options.tagBindings !== undefined) data.relationships = { "tag-bindings": { data: tagBindingItems(options.tagBindings) } };
+        const endpoint = "/organizations/:organization/projects";
+        requireId(organization, "organization", "POST", endpoint);
+        const valid = this.#transport.validate(projectCreateOptionsSchema(), options, "POST", endpoint);
         const document = await this.#transport.request({
             method: "POST",
             path: `/organizations/${segment(organization)}/projects`,
-            body: { data },
-            schema: singleDocumentSchema(projectResourceSchema()),
+            body: { data: projectData(valid) },
+            schema: singleDocumentSchema(projectSchema()),
         });
-        return projectFromWire(document.data);
+        return document.data;
     }
 
     /** Shows a project: `GET /projects/:project_id`. */
@@ -112,55 +132,45 @@ export class Projects {
         const document = await this.#transport.request({
             method: "GET",
             path: `/projects/${segment(projectId)}`,
-            schema: singleDocumentSchema(projectResourceSchema()),
+            schema: singleDocumentSchema(projectSchema()),
         });
-        return projectFromWire(document.data);
+        return document.data;
     }
 
     /** Updates a project; `tagBindings`, when given, replace the whole set: `PATCH /projects/:project_id`. */
     async update(projectId: string, options: ProjectUpdateOptions): Promise<Project> {
-        requireId(projectId, "projectId", "PATCH", "/projects/:project_id");
-        const attributes: Record<string, unknown> = {};
-        if (options.name !== undefined) attributes.name = options.name;
-        if (options.description !== undefined) attributes.description = options.description;
-        if (options.autoDestroyActivityDuration !== undefined)
-            attributes["auto-destroy-activity-duration"] = options.autoDestroyActivityDuration;
-        const data: Record<string, unknown> = { type: "projects", id: projectId, attributes };
-        if (options.tagBindings !== undefined) data.relationships = { "tag-bindings": { data: tagBindingItems(options.tagBindings) } };
+        const endpoint = "/projects/:project_id";
+        requireId(projectId, "projectId", "PATCH", endpoint);
+        const valid = this.#transport.validate(projectUpdateOptionsSchema(), options, "PATCH", endpoint);
         const document = await this.#transport.request({
             method: "PATCH",
             path: `/projects/${segment(projectId)}`,
-            body: { data },
-            schema: singleDocumentSchema(projectResourceSchema()),
+            body: { data: { id: projectId, ...projectData(valid) } },
+            schema: singleDocumentSchema(projectSchema()),
         });
-        return projectFromWire(document.data);
+        return document.data;
     }
 
     /** Lists one page of an organization's projects: `GET /organizations/:organization/projects`. */
     async list(organization: string, options: ProjectListOptions = {}): Promise<ProjectList> {
-        requireId(organization, "organization", "GET", "/organizations/:organization/projects");
+        const endpoint = "/organizations/:organization/projects";
+        requireId(organization, "organization", "GET", endpoint);
+        const valid = this.#transport.validate(projectListOptionsSchema(), options, "GET", endpoint);
         const query: Query = {
-            "page[number]": options.pageNumber,
-            "page[size]": options.pageSize,
-            q: options.query,
-            "filter[names]": options.names,
-            "filter[permissions][create-workspace]": options.canCreateWorkspace ? true : undefined,
-            "filter[permissions][update]": options.canUpdate ? true : undefined,
-            sort: options.sort,
+            "page[number]": valid.pageNumber,
+            "page[size]": valid.pageSize,
+            q: valid.query,
+            "filter[names]": valid.names,
+            "filter[permissions][create-workspace]": valid.canCreateWorkspace,
+            "filter[permissions][update]": valid.canUpdate,
+            sort: valid.sort,
         };
-        const document = await this.#transport.request({
+        return this.#transport.request({
             method: "GET",
             path: `/organizations/${segment(organization)}/projects`,
             query,
-            schema: projectListDocumentSchema(),
+            schema: projectListSchema(),
         });
-        const list: ProjectList = {
-            items: document.data.map(projectFromWire),
-            pagination: paginationFromWire(document.meta.pagination),
-            links: document.links,
-        };
-        if (document.meta["status-counts"]) list.statusCounts = document.meta["status-counts"];
-        return list;
     }
 
     /**
@@ -206,14 +216,16 @@ export class Projects {
      * in request order: `PATCH /projects/:project_id/tag-bindings`.
      */
     async addTagBindings(projectId: string, tags: Tag[]): Promise<TagBinding[]> {
-        requireId(projectId, "projectId", "PATCH", "/projects/:project_id/tag-bindings");
+        const endpoint = "/projects/:project_id/tag-bindings";
+        requireId(projectId, "projectId", "PATCH", endpoint);
+        const valid = this.#transport.validate(tagListSchema(), tags, "PATCH", endpoint, "tags");
         const document = await this.#transport.request({
             method: "PATCH",
             path: `/projects/${segment(projectId)}/tag-bindings`,
-            body: { data: tagBindingItems(tags) },
-            schema: listDocumentSchema(tagBindingResourceSchema()),
+            body: { data: tagBindingItems(valid) },
+            schema: listDocumentSchema(tagBindingSchema()),
         });
-        return document.data.map(tagBindingFromWire);
+        return document.data;
     }
 
     /**
@@ -221,14 +233,13 @@ export class Projects {
      * `POST /projects/:project_id/relationships/workspaces`.
      */
     async moveWorkspaces(projectId: string, workspaceIds: string[]): Promise<void> {
-        requireId(projectId, "projectId", "POST", "/projects/:project_id/relationships/workspaces");
-        workspaceIds.forEach((id, index) =>
-            requireId(id, `workspaceIds[${index}]`, "POST", "/projects/:project_id/relationships/workspaces"),
-        );
+        const endpoint = "/projects/:project_id/relationships/workspaces";
+        requireId(projectId, "projectId", "POST", endpoint);
+        const ids = this.#transport.validate(workspaceIdsSchema(), workspaceIds, "POST", endpoint, "workspaceIds");
         await this.#transport.request({
             method: "POST",
             path: `/projects/${segment(projectId)}/relationships/workspaces`,
-            body: { data: workspaceIds.map((id) => ({ type: "workspaces", id })) },
+            body: { data: ids.map((id) => ({ type: "workspaces", id })) },
             schema: undefined,
         });
     }
@@ -237,10 +248,22 @@ export class Projects {
         const document = await this.#transport.request({
             method: "GET",
             path,
-            schema: listDocumentSchema(tagBindingResourceSchema()),
+            schema: listDocumentSchema(tagBindingSchema()),
         });
-        return document.data.map(tagBindingFromWire);
+        return document.data;
     }
+}
+
+/** Workspace ids to move: each a non-empty string. */
+function workspaceIdsSchema() {
+    return z.array(z.string().refine((id) => id.trim() !== "", { error: "must be a non-empty workspace id" }));
+}
+
+/** `data` of a project create or update: the attributes given, and the tag set when given. */
+function projectData(options: z.output<ReturnType<typeof projectUpdateOptionsSchema>>) {
+    const data: Record<string, unknown> = { type: "projects", attributes: wireAttributes(options, PROJECT_ATTRIBUTES) };
+    if (options.tagBindings !== undefined) data.relationships = { "tag-bindings": { data: tagBindingItems(options.tagBindings) } };
+    return data;
 }
 
 function tagBindingItems(tags: readonly Tag[]) {

@@ -28,6 +28,7 @@ export interface RetryInfo {
     delayMs: number;
     /** Where {@link RetryInfo.delayMs} came from. */
     delaySource: RetryDelaySource;
+    /** Why the request is repeated (see {@link RetryReason}). */
     reason: RetryReason;
     /** HTTP method, upper case. */
     method: string;
@@ -146,13 +147,16 @@ export function installRetry(instance: AxiosInstance, policy: RetryPolicy): void
             return delay.delayMs;
         },
         onRetry: (attempt, error, config) => {
+            const reason = retryReason(error) ?? "server_error";
+            // A 429 was refused before any work; anything else may have been done by the service.
+            if (reason !== "rate_limited") (config as Record<string, unknown>)[OUTCOME_UNKNOWN] = true;
             if (!policy.onRetry) return;
             const delay = lastDelay.get(config) ?? retryDelay(attempt, headersOf(error), policy.maxRetryDelayMs);
             const info: RetryInfo = {
                 attempt,
                 delayMs: delay.delayMs,
                 delaySource: delay.source,
-                reason: retryReason(error) ?? "server_error",
+                reason,
                 method: (config.method ?? "get").toUpperCase(),
                 path: (policy.redactText ?? ((text: string) => text))(pathWithoutQuery(config.url ?? "")),
             };
@@ -168,9 +172,19 @@ export function installRetry(instance: AxiosInstance, policy: RetryPolicy): void
     });
 }
 
-/** How many repeats axios-retry has made for this request so far. */
-export function retryCountOf(config: AxiosRequestConfig | undefined): number {
-    return config?.["axios-retry"]?.retryCount ?? 0;
+/**
+ * Config key marking a request of which an earlier attempt failed with a 5xx or a dropped connection, so the
+ * service may have done the work. A string key: axios copies a request's config per attempt and keeps
+ * string keys (symbols would be lost).
+ */
+const OUTCOME_UNKNOWN = "wosOutcomeUnknown";
+
+/**
+ * Whether an earlier attempt of this request failed in a way that may have done the work (a 5xx or a
+ * dropped connection, not a 429): a DELETE repeated after one that answers 404 did succeed.
+ */
+export function outcomeWasUnknown(config: AxiosRequestConfig | undefined): boolean {
+    return (config as Record<string, unknown> | undefined)?.[OUTCOME_UNKNOWN] === true;
 }
 
 /** `path` without `?query`. */

@@ -12,11 +12,12 @@ import {
     errorClassForStatus,
     redact,
     redactDeep,
+    WosArgumentError,
     WosConnectionError,
     WosError,
     WosInvalidResponseError,
 } from "./errors";
-import { installRetry, pathWithoutQuery, retryCountOf, type RetryInfo } from "./retry";
+import { installRetry, outcomeWasUnknown, pathWithoutQuery, type RetryInfo } from "./retry";
 
 /** Address of the local service, the default target. */
 export const DEFAULT_ADDRESS = "http://127.0.0.1:8787";
@@ -50,15 +51,19 @@ export type Query = Record<string, string | number | boolean | readonly string[]
 
 /** One request: method, path relative to `/api/v2`, optional query and body, and the response schema. */
 export interface RequestSpec<S extends z.ZodType | undefined> {
+    /** HTTP method; with the path it decides whether a failed attempt may be repeated (`mayRepeat` in `sdk/retry.ts`). */
     method: "GET" | "POST" | "PATCH" | "DELETE";
+    /** Path relative to `/api/v2`, its segments already encoded with {@link segment}. */
     path: string;
+    /** Query parameters, encoded by {@link queryString}. */
     query?: Query;
+    /** Request body, sent as JSON. */
     body?: unknown;
     /** Schema of the response body; `undefined` for answers without a body (204). */
     schema: S;
     /**
-     * For a DELETE: when a repeat (after an attempt whose outcome is unknown) answers 404, the earlier
-     * attempt did the work, so the delete succeeded.
+     * For a DELETE: when a repeat after an attempt whose outcome is unknown (a 5xx or a dropped connection,
+     * not a 429) answers 404, the earlier attempt did the work, so the delete succeeded.
      */
     notFoundAfterRetryIsSuccess?: boolean;
 }
@@ -77,9 +82,12 @@ export class Transport {
         }
         this.#token = options.token;
         this.baseUrl = normalizeAddress(options.address ?? DEFAULT_ADDRESS);
+        const timeoutMs = wholeNumberOption(options, "timeoutMs", 30_000, 1);
+        const maxRetries = wholeNumberOption(options, "maxRetries", 5, 0);
+        const maxRetryDelayMs = wholeNumberOption(options, "maxRetryDelayMs", 30_000, 0);
         this.#http = axios.create({
             baseURL: this.baseUrl,
-            timeout: options.timeoutMs ?? 30_000,
+            timeout: timeoutMs,
             headers: {
                 Authorization: `Bearer ${options.token}`,
                 "Content-Type": JSON_API_MEDIA_TYPE,
@@ -96,8 +104,8 @@ export class Transport {
             proxy: false,
         });
         installRetry(this.#http, {
-            maxRetries: options.maxRetries ?? 5,
-            maxRetryDelayMs: options.maxRetryDelayMs ?? 30_000,
+            maxRetries,
+            maxRetryDelayMs,
             onRetry: options.onRetry,
             redactText: (text) => redact(text, options.token),
         });
@@ -108,19 +116,16 @@ export class Transport {
     async request(spec: RequestSpec<undefined>): Promise<void>;
     async request(spec: RequestSpec<z.ZodType | undefined>): Promise<unknown> {
         const url = spec.path + queryString(spec.query);
+        const data = spec.body === undefined ? undefined : JSON.stringify(spec.body);
         let response: AxiosResponse<string>;
         try {
-            response = await this.#http.request<string>({
-                method: spec.method,
-                url,
-                data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-            });
+            response = await this.#http.request<string>({ method: spec.method, url, data });
         } catch (error) {
             if (
                 spec.notFoundAfterRetryIsSuccess &&
                 error instanceof AxiosError &&
                 error.response?.status === 404 &&
-                retryCountOf(error.config) > 0
+                outcomeWasUnknown(error.config)
             ) {
                 return undefined;
             }
@@ -130,8 +135,25 @@ export class Transport {
         return this.#parse(response, spec, spec.schema);
     }
 
+    /**
+     * `value` parsed with `schema` (a rule of `sdk/model`), or a {@link WosArgumentError} naming every field
+     * that breaks a rule, thrown before any request is sent. `name` is how the caller knows the argument.
+     */
+    validate<S extends z.ZodType>(schema: S, value: unknown, method: string, path: string, name = "options"): z.output<S> {
+        const parsed = schema.safeParse(value);
+        if (parsed.success) return parsed.data;
+        const problems = parsed.error.issues.map((issue) => `${argumentPath(name, issue.path)}: ${issue.message}`);
+        // A rule's message may quote the value (a duplicate tag key): the token must not ride along.
+        throw new WosArgumentError({ method, path, message: redact(`${method} ${path}: ${problems.join("; ")}`, this.#token) });
+    }
+
     #parse(response: AxiosResponse<string>, spec: RequestSpec<z.ZodType | undefined>, schema: z.ZodType): unknown {
-        const where = { method: spec.method, path: redact(pathWithoutQuery(spec.path), this.#token), status: response.status, requestId: requestIdOf(response) };
+        const where = {
+            method: spec.method,
+            path: redact(pathWithoutQuery(spec.path), this.#token),
+            status: response.status,
+            requestId: this.#requestIdOf(response),
+        };
         let body: unknown;
         try {
             body = JSON.parse(response.data);
@@ -176,7 +198,13 @@ export class Transport {
         }
         const errors = redactDeep(errorObjectsOf(response), this.#token);
         const ErrorClass = errorClassForStatus(response.status);
-        return new ErrorClass({ status: response.status, errors, method, path, requestId: requestIdOf(response) });
+        return new ErrorClass({ status: response.status, errors, method, path, requestId: this.#requestIdOf(response) });
+    }
+
+    /** The answer's `X-Request-Id`; redacted like everything else that reaches an error. */
+    #requestIdOf(response: AxiosResponse): string | undefined {
+        const value: unknown = response.headers?.["x-request-id"];
+        return typeof value === "string" && value !== "" ? redact(value, this.#token) : undefined;
     }
 }
 
@@ -218,9 +246,39 @@ export function queryString(query: Query | undefined): string {
     return parts.length ? `?${parts.join("&")}` : "";
 }
 
+/**
+ * The wire attributes of `options`: each option that is not `undefined`, under its wire name (`null` is
+ * sent: it clears). `wireNames` maps option names to attribute names, e.g. `{ autoApply: "auto-apply" }`.
+ */
+export function wireAttributes<T extends object>(options: T, wireNames: { readonly [K in keyof T]?: string }): Record<string, unknown> {
+    const attributes: Record<string, unknown> = {};
+    for (const [option, wireName] of Object.entries(wireNames) as [keyof T & string, string][]) {
+        if (options[option] !== undefined) attributes[wireName] = options[option];
+    }
+    return attributes;
+}
+
 /** A path segment (an id or an organization name), encoded so it cannot change the path. */
 export function segment(value: string): string {
     return encodeURIComponent(value);
+}
+
+/** `options.tagBindings[0].key` from the argument's name and a zod issue path. */
+function argumentPath(name: string, path: readonly PropertyKey[]): string {
+    return path.reduce<string>(
+        (text, segment) => (typeof segment === "number" ? `${text}[${segment}]` : `${text}.${String(segment)}`),
+        name,
+    );
+}
+
+/** A whole-number option of {@link WosClientOptions} at least `min`, or its default; a TypeError otherwise. */
+function wholeNumberOption(options: WosClientOptions, name: "timeoutMs" | "maxRetries" | "maxRetryDelayMs", fallback: number, min: number): number {
+    const value = options[name];
+    if (value === undefined) return fallback;
+    if (!Number.isInteger(value) || value < min) {
+        throw new TypeError(`WosClient: options.${name} must be a whole number of at least ${min}`);
+    }
+    return value;
 }
 
 /** `data.attributes.name: expected string, received number` for each issue; never the values themselves. */
@@ -245,12 +303,7 @@ function errorObjectsOf(response: AxiosResponse): ErrorObject[] {
         }
     }
     const parsed = errorDocumentSchema().safeParse(body);
-    return parsed.success ? (parsed.data.errors as ErrorObject[]) : [];
-}
-
-function requestIdOf(response: AxiosResponse): string | undefined {
-    const value: unknown = response.headers?.["x-request-id"];
-    return typeof value === "string" && value !== "" ? value : undefined;
+    return parsed.success ? parsed.data.errors : [];
 }
 
 let userAgent: string | undefined;

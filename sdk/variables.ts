@@ -3,52 +3,85 @@
  *
  * @module
  */
+import { z } from "zod";
 import {
+    booleanRule,
     listDocumentSchema,
     singleDocumentSchema,
-    variableFromWire,
-    variableResourceSchema,
+    variableCategoryRule,
+    variableDescriptionRule,
+    variableKeyRule,
+    variableSchema,
     type Variable,
-    type VariableCategory,
 } from "./model";
-import { segment, type Transport } from "./transport";
-import { requireId, requireString, WosNotFoundError } from "./errors";
+import { segment, wireAttributes, type Transport } from "./transport";
+import { requireId, WosNotFoundError } from "./errors";
 import type { Workspaces } from "./workspaces";
 
-/** Options of {@link Variables.create}. */
-export interface VariableCreateOptions {
-    /** The owning workspace (`ws-...`). */
-    workspaceId: string;
-    /** Unique per workspace and category. */
-    key: string;
-    /** Default `""`. Write-only when {@link VariableCreateOptions.sensitive}. */
-    value?: string;
-    description?: string;
-    category: VariableCategory;
-    /** Evaluate the value as configuration-language code; default false. */
-    hcl?: boolean;
-    /** Write-once: the value is never returned again. Default false. */
-    sensitive?: boolean;
+/**
+ * What {@link Variables.create} takes: the rules of `sdk/model`, checked before the request. The size of a
+ * value is left to the service: 256 KiB is the local service's own choice, not a rule of `api.md`.
+ */
+export function variableCreateOptionsSchema() {
+    return z.object({
+        /** The owning workspace (`ws-...`). */
+        workspaceId: z.string({ error: "must be a workspace id" }).refine((id) => id.trim() !== "", { error: "must be a workspace id" }),
+        /** 1 to 128 characters; unique per workspace and category. */
+        key: variableKeyRule(),
+        /** Default `""`. Write-only when {@link VariableCreateOptions.sensitive}. */
+        value: z.string({ error: "must be a string" }).optional(),
+        /** At most 512 characters. */
+        description: variableDescriptionRule().optional(),
+        /** `infra` or `env`. */
+        category: variableCategoryRule(),
+        /** Evaluate the value as configuration-language code; default false. */
+        hcl: booleanRule().optional(),
+        /** Write-once: the value is never returned again. Default false. */
+        sensitive: booleanRule().optional(),
+    });
 }
 
-/** Options of {@link Variables.update}. Omitted fields stay as they are. */
-export interface VariableUpdateOptions {
-    /** A sensitive variable's key cannot change (422). */
-    key?: string;
-    value?: string;
-    /** `null` clears the description. */
-    description?: string | null;
-    category?: VariableCategory;
-    hcl?: boolean;
-    /** false to true only: a sensitive variable stays sensitive (422). */
-    sensitive?: boolean;
+/** Options of {@link Variables.create}, inferred from {@link variableCreateOptionsSchema}. */
+export type VariableCreateOptions = z.input<ReturnType<typeof variableCreateOptionsSchema>>;
+
+/** What {@link Variables.update} takes. Omitted fields stay as they are. */
+export function variableUpdateOptionsSchema() {
+    return z.object({
+        /** A sensitive variable's key cannot change (422). */
+        key: variableKeyRule().optional(),
+        value: z.string({ error: "must be a string" }).optional(),
+        /** `null` clears the description. */
+        description: variableDescriptionRule().nullable().optional(),
+        category: variableCategoryRule().optional(),
+        hcl: booleanRule().optional(),
+        /** false to true only: a sensitive variable stays sensitive (422). */
+        sensitive: booleanRule().optional(),
+    });
 }
 
-/** Options of {@link Variables.list}: both or neither (the service answers 422 to one alone). */
-export interface VariableListOptions {
-    workspaceName: string;
-    organization: string;
+/** Options of {@link Variables.update}, inferred from {@link variableUpdateOptionsSchema}. */
+export type VariableUpdateOptions = z.input<ReturnType<typeof variableUpdateOptionsSchema>>;
+
+/** What {@link Variables.list} takes: both or neither (the service answers 422 to one alone). */
+export function variableListOptionsSchema() {
+    return z.object({
+        workspaceName: z.string({ error: "must be a workspace name" }).min(1, { error: "must be a workspace name" }),
+        organization: z.string({ error: "must be an organization name" }).min(1, { error: "must be an organization name" }),
+    });
 }
+
+/** Options of {@link Variables.list}, inferred from {@link variableListOptionsSchema}. */
+export type VariableListOptions = z.input<ReturnType<typeof variableListOptionsSchema>>;
+
+/** The variable attributes, which have the same names in options and on the wire. */
+const VARIABLE_ATTRIBUTES = {
+    key: "key",
+    value: "value",
+    description: "description",
+    category: "category",
+    hcl: "hcl",
+    sensitive: "sensitive",
+} as const;
 
 /** The `/vars` endpoints. Reach it as {@link WosClient.variables}. */
 export class Variables {
@@ -63,26 +96,20 @@ export class Variables {
 
     /** Creates a variable in a workspace: `POST /vars`. */
     async create(options: VariableCreateOptions): Promise<Variable> {
-        requireId(options?.workspaceId, "options.workspaceId", "POST", "/vars");
-        requireString(options.key, "options.key", "POST", "/vars");
-        const attributes: Record<string, unknown> = { key: options.key, category: options.category };
-        if (options.value !== undefined) attributes.value = options.value;
-        if (options.description !== undefined) attributes.description = options.description;
-        if (options.hcl !== undefined) attributes.hcl = options.hcl;
-        if (options.sensitive !== undefined) attributes.sensitive = options.sensitive;
+        const valid = this.#transport.validate(variableCreateOptionsSchema(), options, "POST", "/vars");
         const document = await this.#transport.request({
             method: "POST",
             path: "/vars",
             body: {
                 data: {
                     type: "vars",
-                    attributes,
-                    relationships: { workspace: { data: { type: "workspaces", id: options.workspaceId } } },
+                    attributes: wireAttributes(valid, VARIABLE_ATTRIBUTES),
+                    relationships: { workspace: { data: { type: "workspaces", id: valid.workspaceId } } },
                 },
             },
-            schema: singleDocumentSchema(variableResourceSchema()),
+            schema: singleDocumentSchema(variableSchema()),
         });
-        return variableFromWire(document.data);
+        return document.data;
     }
 
     /**
@@ -90,20 +117,17 @@ export class Variables {
      * workspace whose variables the caller may read: `GET /vars`.
      */
     async list(options?: VariableListOptions): Promise<Variable[]> {
-        if (options !== undefined) {
-            requireId(options.workspaceName, "options.workspaceName", "GET", "/vars");
-            requireId(options.organization, "options.organization", "GET", "/vars");
-        }
+        const valid = options === undefined ? undefined : this.#transport.validate(variableListOptionsSchema(), options, "GET", "/vars");
         const document = await this.#transport.request({
             method: "GET",
             path: "/vars",
-            query: options && {
-                "filter[workspace][name]": options.workspaceName,
-                "filter[organization][name]": options.organization,
+            query: valid && {
+                "filter[workspace][name]": valid.workspaceName,
+                "filter[organization][name]": valid.organization,
             },
-            schema: listDocumentSchema(variableResourceSchema()),
+            schema: listDocumentSchema(variableSchema()),
         });
-        return document.data.map(variableFromWire);
+        return document.data;
     }
 
     /**
@@ -138,17 +162,14 @@ export class Variables {
     /** Updates a variable: `PATCH /vars/:variable_id`. */
     async update(variableId: string, options: VariableUpdateOptions): Promise<Variable> {
         requireId(variableId, "variableId", "PATCH", "/vars/:variable_id");
-        const attributes: Record<string, unknown> = {};
-        for (const name of ["key", "value", "description", "category", "hcl", "sensitive"] as const) {
-            if (options[name] !== undefined) attributes[name] = options[name];
-        }
+        const valid = this.#transport.validate(variableUpdateOptionsSchema(), options, "PATCH", "/vars/:variable_id");
         const document = await this.#transport.request({
             method: "PATCH",
             path: `/vars/${segment(variableId)}`,
-            body: { data: { type: "vars", id: variableId, attributes } },
-            schema: singleDocumentSchema(variableResourceSchema()),
+            body: { data: { type: "vars", id: variableId, attributes: wireAttributes(valid, VARIABLE_ATTRIBUTES) } },
+            schema: singleDocumentSchema(variableSchema()),
         });
-        return variableFromWire(document.data);
+        return document.data;
     }
 
     /** Deletes a variable: `DELETE /vars/:variable_id`. */

@@ -4,33 +4,53 @@
  *
  * @module
  */
+import { z } from "zod";
 import {
+    booleanRule,
+    executionModeRule,
     listDocumentSchema,
     singleDocumentSchema,
-    tagBindingFromWire,
-    tagBindingResourceSchema,
-    workspaceFromWire,
-    workspaceResourceSchema,
-    type ExecutionMode,
+    tagBindingSchema,
+    workspaceDescriptionRule,
+    workspaceNameRule,
+    workspaceSchema,
+    workspaceSourceNameRule,
+    workspaceSourceUrlRule,
     type TagBinding,
     type Workspace,
 } from "./model";
-import { segment, type Transport } from "./transport";
+import { segment, wireAttributes, type Transport } from "./transport";
 import { requireId } from "./errors";
 
-/** Options of {@link Workspaces.update}. Omitted fields stay as they are. */
-export interface WorkspaceUpdateOptions {
-    /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
-    name?: string;
-    /** `null` clears the description. */
-    description?: string | null;
-    autoApply?: boolean;
-    /** `agent` needs {@link WorkspaceUpdateOptions.agentPoolId}; `remote` forbids it. */
-    executionMode?: ExecutionMode;
-    agentPoolId?: string | null;
-    sourceName?: string | null;
-    sourceUrl?: string | null;
+/** What {@link Workspaces.update} takes: the rules of `sdk/model`, checked before the request. Omitted fields stay as they are. */
+export function workspaceUpdateOptionsSchema() {
+    return z.object({
+        /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
+        name: workspaceNameRule().optional(),
+        /** At most 256 characters; `null` clears the description. */
+        description: workspaceDescriptionRule().nullable().optional(),
+        autoApply: booleanRule().optional(),
+        /** `agent` needs {@link WorkspaceUpdateOptions.agentPoolId}; `remote` forbids it. */
+        executionMode: executionModeRule().optional(),
+        agentPoolId: z.string({ error: "must be an agent pool id" }).nullable().optional(),
+        sourceName: workspaceSourceNameRule().nullable().optional(),
+        sourceUrl: workspaceSourceUrlRule().nullable().optional(),
+    });
 }
+
+/** Options of {@link Workspaces.update}, inferred from {@link workspaceUpdateOptionsSchema}. */
+export type WorkspaceUpdateOptions = z.input<ReturnType<typeof workspaceUpdateOptionsSchema>>;
+
+/** Wire names of the workspace attributes an option sets. */
+const WORKSPACE_ATTRIBUTES = {
+    name: "name",
+    description: "description",
+    autoApply: "auto-apply",
+    executionMode: "execution-mode",
+    agentPoolId: "agent-pool-id",
+    sourceName: "source-name",
+    sourceUrl: "source-url",
+} as const;
 
 /** The workspace endpoints. Reach it as {@link WosClient.workspaces}. */
 export class Workspaces {
@@ -47,34 +67,22 @@ export class Workspaces {
         const document = await this.#transport.request({
             method: "GET",
             path: `/workspaces/${segment(workspaceId)}`,
-            schema: singleDocumentSchema(workspaceResourceSchema()),
+            schema: singleDocumentSchema(workspaceSchema()),
         });
-        return workspaceFromWire(document.data);
+        return document.data;
     }
 
     /** Updates a workspace's name, description, auto-apply, execution and source settings: `PATCH /workspaces/:workspace_id`. */
     async update(workspaceId: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
         requireId(workspaceId, "workspaceId", "PATCH", "/workspaces/:workspace_id");
-        const attributes: Record<string, unknown> = {};
-        const wireNames: [keyof WorkspaceUpdateOptions, string][] = [
-            ["name", "name"],
-            ["description", "description"],
-            ["autoApply", "auto-apply"],
-            ["executionMode", "execution-mode"],
-            ["agentPoolId", "agent-pool-id"],
-            ["sourceName", "source-name"],
-            ["sourceUrl", "source-url"],
-        ];
-        for (const [option, wire] of wireNames) {
-            if (options[option] !== undefined) attributes[wire] = options[option];
-        }
+        const valid = this.#transport.validate(workspaceUpdateOptionsSchema(), options, "PATCH", "/workspaces/:workspace_id");
         const document = await this.#transport.request({
             method: "PATCH",
             path: `/workspaces/${segment(workspaceId)}`,
-            body: { data: { type: "workspaces", id: workspaceId, attributes } },
-            schema: singleDocumentSchema(workspaceResourceSchema()),
+            body: { data: { type: "workspaces", id: workspaceId, attributes: wireAttributes(valid, WORKSPACE_ATTRIBUTES) } },
+            schema: singleDocumentSchema(workspaceSchema()),
         });
-        return workspaceFromWire(document.data);
+        return document.data;
     }
 
     /** Deletes a workspace: `DELETE /workspaces/:workspace_id`. */
@@ -94,8 +102,8 @@ export class Workspaces {
         const document = await this.#transport.request({
             method: "GET",
             path: `/workspaces/${segment(workspaceId)}/effective-tag-bindings`,
-            schema: listDocumentSchema(tagBindingResourceSchema()),
+            schema: listDocumentSchema(tagBindingSchema()),
         });
-        return document.data.map(tagBindingFromWire);
+        return document.data;
     }
 }

@@ -30,6 +30,8 @@ export interface ServerOptions {
     adminToken?: string;
     /** Pino level; default `info` in the CLI, `silent` when started by tests. */
     logLevel?: string;
+    /** Where the JSON log lines go; default stderr. */
+    logStream?: NodeJS.WritableStream;
 }
 
 /** What the routes share: the database, the options and the fault rules. */
@@ -83,7 +85,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     const app = Fastify({
         logger: {
             level: options.logLevel ?? "info",
-            stream: process.stderr,
+            stream: options.logStream ?? process.stderr,
             // Tokens never reach a log line, whatever a serializer or a debug statement includes.
             redact: {
                 paths: [
@@ -100,13 +102,9 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         // Idle keep-alive connections would otherwise hold `close()` open.
         forceCloseConnections: "idle",
         // Errors Fastify raises before routing (a malformed URL) get a JSON:API body too.
-        frameworkErrors: (error, _request, untypedReply) => {
-            const reply = untypedReply as FastifyReply;
+        frameworkErrors: (error, _request, reply) => {
             const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 400;
-            void reply
-                .code(status)
-                .type(JSON_API_MEDIA_TYPE)
-                .send({ errors: [{ status: String(status), title: titleFor(status), detail: error.message }] });
+            void sendError(reply as FastifyReply, httpError(status, error.message));
         },
     });
 
@@ -217,51 +215,42 @@ function installBodyParsing(app: FastifyInstance): void {
     app.addContentTypeParser("*", { parseAs: "string" }, parse);
 }
 
+/** Answers an {@link HttpError} as its JSON:API error document, with its headers. */
+function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    return reply.code(error.statusCode).type(JSON_API_MEDIA_TYPE).send(error.toDocument());
+}
+
 /** Every error becomes a JSON:API error document; only a bug answers 500, never bad input. */
 function installErrorHandling(app: FastifyInstance): void {
     app.setNotFoundHandler(async (request, reply) => {
-        return reply
-            .code(404)
-            .type(JSON_API_MEDIA_TYPE)
-            .send({ errors: [{ status: "404", title: "not found", detail: `No route for ${request.method} ${request.url.split("?")[0]}` }] });
+        return sendError(reply, httpError(404, `No route for ${request.method} ${request.url.split("?")[0]}`));
     });
 
     app.setErrorHandler(async (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
-        if (error instanceof HttpError) {
-            for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-            return reply.code(error.statusCode).type(JSON_API_MEDIA_TYPE).send(error.toDocument());
-        }
-        // Another process on the same database file can win a race between a check and its write.
-        const sqliteCode = (error as { code?: unknown }).code;
-        if (typeof sqliteCode === "string" && sqliteCode.startsWith("SQLITE_CONSTRAINT")) {
-            return reply
-                .code(409)
-                .type(JSON_API_MEDIA_TYPE)
-                .send({ errors: [{ status: "409", title: titleFor(409), detail: "The change conflicts with a concurrent change; read the resource and try again" }] });
-        }
-        if (sqliteCode === "SQLITE_BUSY" || sqliteCode === "SQLITE_LOCKED") {
-            return reply
-                .code(503)
-                .header("retry-after", "1")
-                .type(JSON_API_MEDIA_TYPE)
-                .send({ errors: [{ status: "503", title: titleFor(503), detail: "The database is busy; try again" }] });
-        }
-        const status = typeof error.statusCode === "number" ? error.statusCode : 500;
-        if (status >= 400 && status < 500) {
-            // Fastify's own client errors (body too large, bad content type, bad URL...).
-            const detail =
-                error.code === "FST_ERR_CTP_BODY_TOO_LARGE"
-                    ? `The request body is larger than ${BODY_LIMIT} bytes`
-                    : error.message;
-            return reply
-                .code(status)
-                .type(JSON_API_MEDIA_TYPE)
-                .send({ errors: [{ status: String(status), title: titleFor(status), detail }] });
-        }
-        request.log.error({ err: error }, "unhandled error");
-        return reply
-            .code(500)
-            .type(JSON_API_MEDIA_TYPE)
-            .send({ errors: [{ status: "500", title: titleFor(500), detail: "An internal error occurred" }] });
+        return sendError(reply, asHttpError(error, request));
     });
+}
+
+/** The answer to an error: its own when it is an {@link HttpError}, else the closest status, 500 for a bug. */
+function asHttpError(error: FastifyError | HttpError, request: FastifyRequest): HttpError {
+    if (error instanceof HttpError) return error;
+    // Writes run in IMMEDIATE transactions that check before they write, so a constraint can only fail
+    // here through a bug or a change made to the file behind the service's back.
+    const sqliteCode = (error as { code?: unknown }).code;
+    if (typeof sqliteCode === "string" && sqliteCode.startsWith("SQLITE_CONSTRAINT")) {
+        request.log.warn({ err: error }, "constraint failed");
+        return httpError(409, "The change conflicts with a concurrent change; read the resource and try again");
+    }
+    if (sqliteCode === "SQLITE_BUSY" || sqliteCode === "SQLITE_LOCKED") {
+        return new HttpError(503, [{ status: "503", title: titleFor(503), detail: "The database is busy; try again" }], { "retry-after": "1" });
+    }
+    const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+        // Fastify's own client errors (body too large, bad content type, bad URL...).
+        const detail = error.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? `The request body is larger than ${BODY_LIMIT} bytes` : error.message;
+        return httpError(status, detail);
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return httpError(500, "An internal error occurred");
 }

@@ -226,6 +226,20 @@ export function now(): string {
     return new Date().toISOString();
 }
 
+/**
+ * Runs `work` as one write transaction (`BEGIN IMMEDIATE`): the write lock is taken before the first read, so
+ * every check it makes still holds when it writes, even against another process on the same file. A throw
+ * (an `HttpError` refusal included) rolls everything back: a refused request writes nothing.
+ */
+export function writeTransaction<T>(db: Db, work: () => T): T {
+    return db.transaction(work).immediate();
+}
+
+/** Runs `work` as one read transaction: every row it reads comes from the same snapshot of the database. */
+export function readTransaction<T>(db: Db, work: () => T): T {
+    return db.transaction(work).deferred();
+}
+
 /** SHA-256 of a token, hex: what the database stores instead of the token. */
 export function hashToken(token: string): string {
     return createHash("sha256").update(token, "utf8").digest("hex");

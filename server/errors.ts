@@ -119,8 +119,7 @@ export function problemsFromZodError(error: z.ZodError, body: unknown, labels: R
         const path = issue.path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment));
         // Unknown keys of a strict object are reported on the parent with the key names.
         const keys = issue.code === "unrecognized_keys" ? (issue as { keys?: string[] }).keys : undefined;
-        const lastName = [...path].reverse().find((segment): segment is string => typeof segment === "string");
-        const label = lastName === undefined ? "Body" : (labels[lastName] ?? labelOf(lastName));
+        const label = labelAt(path, labels);
         if (keys && keys.length > 0) {
             return { path, detail: `${label} has unknown attribute(s): ${keys.join(", ")}` };
         }
@@ -144,15 +143,76 @@ function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
     return current;
 }
 
+/** A UTF-16 surrogate without its other half. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Strings that are not well-formed Unicode (an unpaired surrogate, which JSON's `\uD800` escapes can
+ * carry): SQLite stores text as UTF-8, so such a string would read back as something else than was written,
+ * and two different keys could read back the same. One problem per string (or object key), at its pointer.
+ */
+export function malformedTextProblems(body: unknown): Problem[] {
+    // Iterative, and paths as links to the parent: a body may nest deeper than the call stack allows, and
+    // copying a path at each level would cost the square of the depth.
+    interface Node {
+        value: unknown;
+        parent?: Node;
+        segment?: string | number;
+    }
+    const pathOf = (node: Node): (string | number)[] => {
+        const path: (string | number)[] = [];
+        for (let at: Node | undefined = node; at?.segment !== undefined; at = at.parent) path.unshift(at.segment);
+        return path;
+    };
+    const problems: Problem[] = [];
+    const pending: Node[] = [{ value: body }];
+    while (pending.length > 0) {
+        const node = pending.pop()!;
+        const { value } = node;
+        if (typeof value === "string") {
+            if (UNPAIRED_SURROGATE.test(value)) {
+                const path = pathOf(node);
+                problems.push({ path, detail: `${labelAt(path)} must be valid Unicode text (it contains an unpaired surrogate)` });
+            }
+        } else if (Array.isArray(value)) {
+            // Children pushed last-first, so problems come out in document order.
+            for (let index = value.length - 1; index >= 0; index--) pending.push({ value: value[index], parent: node, segment: index });
+        } else if (value !== null && typeof value === "object") {
+            for (const [key, child] of Object.entries(value).reverse()) {
+                if (UNPAIRED_SURROGATE.test(key)) {
+                    const path = pathOf(node);
+                    problems.push({ path, detail: `${labelAt(path)} has an attribute name that is not valid Unicode text` });
+                } else pending.push({ value: child, parent: node, segment: key });
+            }
+        }
+    }
+    return problems;
+}
+
+/** The label of the field at `path`: its last named segment (`/data/0/attributes/key` -> `Key`), or `labels`' name for it. */
+function labelAt(path: readonly (string | number)[], labels: Record<string, string> = {}): string {
+    const lastName = [...path].reverse().find((segment): segment is string => typeof segment === "string");
+    return lastName === undefined ? "Body" : (labels[lastName] ?? labelOf(lastName));
+}
+
+/** A 422 problem when a body's `data.id` is given and is not the id in the URL. */
+export function urlIdProblems(given: string | undefined, expected: string, what: string): Problem[] {
+    return given === undefined || given === expected
+        ? []
+        : [{ path: ["data", "id"], detail: `Id must be the id of the ${what} in the URL (${expected})` }];
+}
+
 /**
  * Validates a JSON:API request body: no body, a body that is not an object, or no `data` is a 400;
- * a schema failure is a 422 with one error per problem. Nothing is written before this passes.
+ * a schema failure or text that is not valid Unicode is a 422 with one error per problem. Nothing is
+ * written before this passes.
  */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown, labels: Record<string, string> = {}): z.output<T> {
     if (body === undefined || body === null || typeof body !== "object" || Array.isArray(body) || !("data" in body) || (body as { data: unknown }).data === null) {
         throw httpError(400, "The request body must be a JSON:API document with a 'data' member");
     }
     const result = schema.safeParse(body);
-    if (!result.success) throw validationFailed(problemsFromZodError(result.error, body, labels));
+    const problems = [...(result.success ? [] : problemsFromZodError(result.error, body, labels)), ...malformedTextProblems(body)];
+    if (!result.success || problems.length > 0) throw validationFailed(problems);
     return result.data;
 }

@@ -77,8 +77,7 @@ function readSeed(path: string): SeedFile {
     } catch (error) {
         throw new SeedError(`seed file ${path} is not valid JSON: ${(error as Error).message}`);
     }
-    parseSeed(json, `seed file ${path}`);
-    return json as SeedFile;
+    return parseSeed(json, `seed file ${path}`);
 }
 
 async function main(): Promise<number> {

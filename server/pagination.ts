@@ -38,7 +38,8 @@ export function paginate<T>(request: FastifyRequest, items: readonly T[], page: 
     const totalCount = items.length;
     const totalPages = Math.max(1, Math.ceil(totalCount / page.size));
     const start = (page.number - 1) * page.size;
-    const prevPage = page.number > 1 ? Math.min(page.number - 1, totalPages) : null;
+    // As the hosted service: the page before the one asked for, even past the last page.
+    const prevPage = page.number > 1 ? page.number - 1 : null;
     const nextPage = page.number < totalPages ? page.number + 1 : null;
     const link = (number: number) => pageUrl(request, number, page.size);
     return {

@@ -24,21 +24,28 @@ export const paths = {
  */
 export type ProjectView = "create" | "full" | "show";
 
-/** A project resource with the caller's permissions. */
-export function renderProject(
-    project: ProjectRow,
-    principal: Principal,
-    view: ProjectView,
-    counts?: { workspaceCount: number; teamCount: number },
-) {
+/** What a project holds, counted: the update, list and show answers carry it. */
+export interface ProjectCounts {
+    workspaceCount: number;
+    teamCount: number;
+}
+
+/** A project resource with the caller's permissions; every view but `create` carries the counts. */
+export function renderProject(project: ProjectRow, principal: Principal, view: "create"): ReturnType<typeof projectResource>;
+export function renderProject(project: ProjectRow, principal: Principal, view: "full" | "show", counts: ProjectCounts): ReturnType<typeof projectResource>;
+export function renderProject(project: ProjectRow, principal: Principal, view: ProjectView, counts?: ProjectCounts) {
+    return projectResource(project, principal, view, counts);
+}
+
+function projectResource(project: ProjectRow, principal: Principal, view: ProjectView, counts: ProjectCounts | undefined) {
     const permissions = projectPermissions(principal, project);
     const attributes: Record<string, unknown> = { name: project.name, description: project.description };
     if (view === "create") {
         attributes.permissions = { "can-update": permissions.canUpdate };
     } else {
         if (view === "show") attributes["auto-destroy-activity-duration"] = project.auto_destroy_activity_duration;
-        attributes["workspace-count"] = counts?.workspaceCount ?? 0;
-        attributes["team-count"] = counts?.teamCount ?? 0;
+        attributes["workspace-count"] = counts!.workspaceCount;
+        attributes["team-count"] = counts!.teamCount;
         attributes.permissions = {
             "can-update": permissions.canUpdate,
             "can-destroy": permissions.canDestroy,

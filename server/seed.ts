@@ -4,14 +4,7 @@
  * {@link applySeed}, which writes a seed idempotently.
  */
 import { z } from "zod";
-import {
-    ACCESS_LEVELS,
-    hashToken,
-    newId,
-    now,
-    sql,
-    type Db,
-} from "./db";
+import { ACCESS_LEVELS, hashToken, newId, now, sql, writeTransaction, type Db } from "./db";
 import {
     autoDestroyActivityDurationRule,
     idRule,
@@ -103,54 +96,10 @@ export function seedFileSchema() {
 }
 
 /**
- * A seed file as written (optional fields may be left out). Deliberately loose where a JSON file or an
- * object literal cannot be narrower (an access level is any string here); {@link parseSeed} checks it.
+ * A seed file as written: the input side of {@link seedFileSchema}, so the type and the checks cannot drift
+ * (fields with defaults may be left out). A JSON file read at run time is checked by {@link parseSeed}.
  */
-export interface SeedFile {
-    organizations: {
-        name: string;
-        organizationToken?: string;
-        costEstimation?: boolean;
-        teams?: {
-            name: string;
-            owners?: boolean;
-            manageProjects?: boolean;
-            manageModules?: boolean;
-            /** Project name -> `read`, `write`, `maintain` or `admin`. */
-            projectAccess?: Record<string, string | undefined>;
-            tokens?: string[];
-        }[];
-        users?: { name: string; teams?: string[]; tokens?: string[] }[];
-        agentPools?: { id?: string; name: string }[];
-        registryModules?: {
-            id?: string;
-            name: string;
-            provider: string;
-            noCodeReady?: boolean;
-            versions?: {
-                version: string;
-                variables?: { name: string; type: string; required?: boolean; default?: string | null }[];
-            }[];
-        }[];
-        projects?: {
-            id?: string;
-            name: string;
-            description?: string;
-            autoDestroyActivityDuration?: string;
-            tags?: Record<string, string | undefined>;
-        }[];
-        workspaces?: {
-            id?: string;
-            name: string;
-            project: string;
-            description?: string;
-            autoApply?: boolean;
-            executionMode?: string;
-            /** Agent pool id or name. */
-            agentPool?: string;
-        }[];
-    }[];
-}
+export type SeedFile = z.input<ReturnType<typeof seedFileSchema>>;
 type ParsedSeed = z.output<ReturnType<typeof seedFileSchema>>;
 
 /** A seed that does not validate; the message names every offending field. */
@@ -254,9 +203,9 @@ export function seedTokens(seed: SeedFile): { organization: string; holder: stri
  */
 export function applySeed(db: Db, input: SeedFile): void {
     const seed = parseSeed(input);
-    db.transaction(() => {
+    writeTransaction(db, () => {
         for (const org of seed.organizations) applyOrganization(db, org);
-    }).immediate();
+    });
 }
 
 type SeedOrganization = ParsedSeed["organizations"][number];

@@ -1,6 +1,6 @@
 /**
  * Quickstart: the projects, project tags and workspace variables of the demo organization `acme` that the
- * local service loads from `examples/seed.json`.
+ * local service loads from `examples/seed.json`, and a lookup of a project the program does not manage.
  *
  *     npm start                                          # in the repository: the local service on :8787
  *     cd examples/quickstart && npm install
@@ -69,6 +69,9 @@ new wos.Variable("db-password", {
     category: "env",
     sensitive: true,
 });
+
+// A project this program does not manage (the seed's `Apps`), looked up by name with the same credentials.
+export const appsProject = wos.getProjectOutput({ organization, name: "Apps" });
 
 export const platformProjectId = platform.id;
 export const dataProjectId = data.id;

@@ -9,7 +9,6 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { WosClient } from "../../sdk";
-import { WosNotFoundError } from "../../sdk/errors";
 import {
     autoDestroyActivityDurationRule,
     projectDescriptionRule,
@@ -24,16 +23,16 @@ import {
     checkProperty,
     checkTagMap,
     containsUnknown,
+    createRecoveringLostAnswer,
     differs,
-    isAmbiguousFailure,
-    isTimeout,
     isUnknown,
+    mapFromTags,
     operationError,
     optionalText,
     plainOutputs,
-    safeMessage,
-    sleep,
+    tagMapSignature,
     tagsFromMap,
+    unlessGone,
     type CheckFailure,
     type PropertyBag,
 } from "./support";
@@ -56,9 +55,9 @@ export interface ProjectInputs {
  */
 export type ProjectOutputs = ProjectInputs;
 
-/** Organization names: the service identifies an organization by a non-empty name. */
+/** Organization names: the service identifies an organization by its name, which is never blank. */
 function organizationNameRule() {
-    return z.string({ error: "must be a string" }).min(1, { error: "must not be empty" });
+    return z.string({ error: "must be a string" }).refine((name) => name.trim() !== "", { error: "must not be empty" });
 }
 
 /** How messages name the resource: `wos:Project 'Apps' (prj-…) in organization 'acme'`. */
@@ -90,12 +89,6 @@ export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dyna
     return { inputs: { ...news }, failures };
 }
 
-/** Tag maps compared without regard to order. */
-function tagSignature(tags: unknown): unknown {
-    if (typeof tags !== "object" || tags === null) return tags ?? null;
-    return Object.entries(tags as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
 /** The properties whose change `update` applies in place. */
 function changedInPlace(olds: PropertyBag, news: PropertyBag): string[] {
     const changed: string[] = [];
@@ -105,7 +98,7 @@ function changedInPlace(olds: PropertyBag, news: PropertyBag): string[] {
         changed.push("autoDestroyActivityDuration");
     }
     // Absent `tags` means "not managed here": dropping them from the program leaves the service alone.
-    if (news.tags !== undefined && (olds.tags === undefined || differs(olds.tags, news.tags, tagSignature))) {
+    if (news.tags !== undefined && (olds.tags === undefined || differs(olds.tags, news.tags, tagMapSignature))) {
         changed.push("tags");
     }
     return changed;
@@ -153,105 +146,62 @@ async function findByName(client: WosClient, organization: string, name: string)
 }
 
 /**
- * After a create whose answer was lost (no answer, or a 5xx that may come after the commit), looks for
- * the project by its unique name. After a timeout the service may still be working, so it looks again a
- * few times before concluding that nothing was made.
- */
-async function findAfterLostAnswer(client: WosClient, inputs: ProjectInputs, failure: unknown): Promise<Project | undefined> {
-    const waits = isTimeout(failure) ? [0, 500, 1500, 3000] : [0];
-    for (const wait of waits) {
-        if (wait > 0) await sleep(wait);
-        const found = await findByName(client, inputs.organization, inputs.name);
-        if (found) return found;
-    }
-    return undefined;
-}
-
-/**
- * Creates the project with its description, duration and tags in one request. When the answer is lost,
- * recovers the project the service made (see {@link findAfterLostAnswer}), brings it in line with the
- * inputs and takes it into state, rather than failing with "already taken" at the next `up` and leaving an
- * orphan. A definitive refusal (4xx) is reported as the service worded it.
+ * Creates the project with its description, duration and tags in one request. A lost answer is recovered
+ * by the project's unique name (see {@link createRecoveringLostAnswer}); a refusal is reported as the
+ * service worded it.
  */
 export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
     const inputs = news as unknown as ProjectInputs;
-    const what = describe(inputs);
     const client = clientFromCredentials();
-    try {
-        const project = await client.projects.create(inputs.organization, {
-            name: inputs.name,
-            ...(inputs.description !== undefined ? { description: inputs.description } : {}),
-            ...(inputs.autoDestroyActivityDuration !== undefined
-                ? { autoDestroyActivityDuration: inputs.autoDestroyActivityDuration }
-                : {}),
-            ...(inputs.tags !== undefined ? { tagBindings: tagsFromMap(inputs.tags) } : {}),
-        });
-        return { id: project.id, outs: outputsFrom(inputs, project) };
-    } catch (failure) {
-        if (!isAmbiguousFailure(failure)) throw operationError(what, "create", failure);
-        return recoverLostCreate(client, inputs, failure);
-    }
-}
-
-async function recoverLostCreate(client: WosClient, inputs: ProjectInputs, failure: unknown): Promise<dynamic.CreateResult> {
-    const what = describe(inputs);
-    let found: Project | undefined;
-    try {
-        found = await findAfterLostAnswer(client, inputs, failure);
-    } catch (lookupFailure) {
-        throw operationError(
-            what,
-            "create",
-            new Error(
-                `${safeMessage(failure)}; the service may have made the project, and looking it up failed: ` +
-                    `${safeMessage(lookupFailure)}`,
-            ),
-        );
-    }
-    if (!found) throw operationError(what, "create", failure);
-    // The create is one transaction, so the project should be as requested; one PATCH makes sure of it.
-    try {
-        const project = await client.projects.update(found.id, {
-            description: inputs.description ?? null,
-            autoDestroyActivityDuration: inputs.autoDestroyActivityDuration ?? null,
-            ...(inputs.tags !== undefined ? { tagBindings: tagsFromMap(inputs.tags) } : {}),
-        });
-        return { id: found.id, outs: outputsFrom(inputs, project) };
-    } catch (finishFailure) {
-        // Keep it in state (partial success) with what is known to be true of it; the next `up` finishes.
-        const properties = plainOutputs<ProjectOutputs>({
-            organization: inputs.organization,
-            name: found.name,
-            description: found.description ?? undefined,
-        });
-        throw operationError(what, "create (finishing the project found after a lost answer)", finishFailure, {
-            id: found.id,
-            properties: properties as unknown as Record<string, unknown>,
-            inputs: inputs as unknown as PropertyBag,
-        });
-    }
+    return createRecoveringLostAnswer<Project>({
+        what: describe(inputs),
+        noun: "project",
+        inputs: news,
+        create: () =>
+            client.projects.create(inputs.organization, {
+                name: inputs.name,
+                ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+                ...(inputs.autoDestroyActivityDuration !== undefined
+                    ? { autoDestroyActivityDuration: inputs.autoDestroyActivityDuration }
+                    : {}),
+                ...(inputs.tags !== undefined ? { tagBindings: tagsFromMap(inputs.tags) } : {}),
+            }),
+        findByUniqueName: () => findByName(client, inputs.organization, inputs.name),
+        // The create is one transaction, so the project should be as requested; one PATCH makes sure of it.
+        finish: (found) =>
+            client.projects.update(found.id, {
+                description: inputs.description ?? null,
+                autoDestroyActivityDuration: inputs.autoDestroyActivityDuration ?? null,
+                ...(inputs.tags !== undefined ? { tagBindings: tagsFromMap(inputs.tags) } : {}),
+            }),
+        outputs: (project) => outputsFrom(inputs, project),
+        // Only what the list answer shows: the next `up` sees the duration and tags as changes and applies them.
+        partialOutputs: (found) =>
+            plainOutputs<ProjectOutputs>({
+                organization: inputs.organization,
+                name: found.name,
+                description: found.description ?? undefined,
+            }),
+    });
 }
 
 /**
  * Reads the project as the service holds it now, so that `pulumi refresh` shows drift (also as new inputs,
- * so the next `up` puts back what the program says). Tags are read only when the program manages them.
- * A project that is gone reads as gone (no id).
+ * so the next `up` puts back what the program says). Tags are read when the program manages them, and when
+ * nothing is known of the project yet (a read by id alone, such as a `get`), since nothing says they are
+ * not wanted. A project that is gone reads as gone (no id).
  */
 export async function read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
     const state = (props ?? {}) as Partial<ProjectOutputs>;
+    const readTags = state.tags !== undefined || state.name === undefined;
     const client = clientFromCredentials();
-    let project: Project;
-    let tags: Record<string, string> | undefined;
-    try {
-        project = await client.projects.read(id);
-        if (state.tags !== undefined) {
-            tags = {};
-            for (const binding of await client.projects.listTagBindings(id)) tags[binding.key] = binding.value;
-        }
-    } catch (failure) {
-        if (WosNotFoundError.isInstance(failure)) return {};
-        throw operationError(describe(state, id), "read", failure);
-    }
+    const found = await unlessGone(describe(state, id), "read", async () => {
+        const project = await client.projects.read(id);
+        const tags = readTags ? mapFromTags(await client.projects.listTagBindings(id)) : undefined;
+        return { project, tags };
+    });
+    if (!found) return {};
+    const { project, tags } = found;
     const outs = plainOutputs<ProjectOutputs>({
         organization: state.organization ?? project.organization ?? "",
         name: project.name,
@@ -294,12 +244,7 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
  */
 export async function delete_(id: string, props?: PropertyBag): Promise<void> {
     const client = clientFromCredentials();
-    try {
-        await client.projects.delete(id);
-    } catch (failure) {
-        if (WosNotFoundError.isInstance(failure)) return;
-        throw operationError(describe(props as Partial<ProjectInputs>, id), "delete", failure);
-    }
+    await unlessGone(describe(props as Partial<ProjectInputs>, id), "delete", () => client.projects.delete(id));
 }
 
 export { delete_ as delete };

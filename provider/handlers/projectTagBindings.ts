@@ -11,7 +11,6 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { WosClient } from "../../sdk";
-import { WosNotFoundError } from "../../sdk/errors";
 import { idRule, tagKeyRule, tagSetProblems, tagValueRule, type Tag } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
 import {
@@ -22,7 +21,9 @@ import {
     mapFromTags,
     operationError,
     plainOutputs,
+    tagMapSignature,
     tagsFromMap,
+    unlessGone,
     type CheckFailure,
     type PropertyBag,
 } from "./support";
@@ -57,11 +58,6 @@ export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dyna
     return { inputs: { ...news }, failures };
 }
 
-function tagSignature(tags: unknown): unknown {
-    if (typeof tags !== "object" || tags === null) return tags ?? null;
-    return Object.entries(tags as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
 /**
  * Compares state and inputs without a request: another project replaces the resource; tag changes are in
  * place. Deleting first is needed only if the "other" project could be the same one (an unknown id), since
@@ -69,7 +65,7 @@ function tagSignature(tags: unknown): unknown {
  */
 export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
     const replaces = differs(olds.projectId, news.projectId) ? ["projectId"] : [];
-    const tagsChanged = differs(olds.tags, news.tags, tagSignature);
+    const tagsChanged = differs(olds.tags, news.tags, tagMapSignature);
     return {
         changes: replaces.length > 0 || tagsChanged,
         replaces,
@@ -110,16 +106,13 @@ export async function read(id: string, props?: PropertyBag): Promise<dynamic.Rea
     const state = (props ?? {}) as Partial<ProjectTagBindingsOutputs>;
     const projectId = typeof state.projectId === "string" ? state.projectId : id;
     const client = clientFromCredentials();
-    let bindings: Record<string, string>;
-    try {
-        bindings = mapFromTags(await client.projects.listTagBindings(projectId));
-    } catch (failure) {
-        if (WosNotFoundError.isInstance(failure)) return {};
-        throw operationError(describe(projectId), "read", failure);
-    }
+    const bindings = await unlessGone(describe(projectId), "read", async () =>
+        mapFromTags(await client.projects.listTagBindings(projectId)),
+    );
+    if (!bindings) return {};
     const managed = state.tags !== undefined ? Object.keys(state.tags) : Object.keys(bindings);
     const tags: Record<string, string> = {};
-    for (const key of managed) if (key in bindings) tags[key] = bindings[key];
+    for (const key of managed) if (Object.prototype.hasOwnProperty.call(bindings, key)) tags[key] = bindings[key];
     const outs = plainOutputs({ projectId, tags });
     return { id, props: outs, inputs: outs };
 }
@@ -172,14 +165,11 @@ export async function delete_(id: string, props?: PropertyBag): Promise<void> {
     const keys = new Set(Object.keys(state.tags ?? {}));
     if (keys.size === 0) return;
     const client = clientFromCredentials();
-    try {
+    await unlessGone(describe(projectId), "delete", async () => {
         const current = await client.projects.listTagBindings(projectId);
         if (!current.some((binding) => keys.has(binding.key))) return;
         await client.projects.update(projectId, { tagBindings: nextSet(current, keys, {}) });
-    } catch (failure) {
-        if (WosNotFoundError.isInstance(failure)) return;
-        throw operationError(describe(projectId), "delete", failure);
-    }
+    });
 }
 
 export { delete_ as delete };

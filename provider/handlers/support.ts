@@ -1,15 +1,17 @@
 /**
  * What the resource handlers share: recognising Pulumi's unknown values, checking inputs against the
- * rules of `sdk/model`, comparing inputs with state, shaping outputs as plain JSON, and turning SDK errors
- * into messages that name the resource.
+ * rules of `sdk/model`, comparing inputs with state, shaping outputs as plain JSON, turning SDK errors
+ * into messages that name the resource, reading "gone" from a 404, and recovering a create whose answer
+ * was lost.
  *
  * Nothing here is captured by a serialized provider: the thin shells only `require` the handler modules by
  * package name, and those import this file.
  *
  * @module
  */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { z } from "zod";
-import { WosConnectionError, WosError, WosServerError } from "../../sdk/errors";
+import { WosConnectionError, WosError, WosNotFoundError, WosServerError } from "../../sdk/errors";
 import type { Tag } from "../../sdk/model";
 import { currentToken } from "./credentials";
 
@@ -123,13 +125,13 @@ export function mapFromTags(tags: readonly { key: string; value: string }[]): Re
     return map;
 }
 
-/** Whether two tag maps hold the same keys with the same values (order does not matter). */
-export function sameTagMap(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
-    const left = a ?? {};
-    const right = b ?? {};
-    const leftKeys = Object.keys(left);
-    if (leftKeys.length !== Object.keys(right).length) return false;
-    return leftKeys.every((key) => Object.prototype.hasOwnProperty.call(right, key) && right[key] === left[key]);
+/**
+ * A tag map in a form that compares equal whatever the order of its keys (for {@link differs}). `tags` is the
+ * whole set for a project and the managed keys for tag bindings; in both, order carries no meaning.
+ */
+export function tagMapSignature(tags: unknown): unknown {
+    if (typeof tags !== "object" || tags === null) return tags ?? null;
+    return Object.entries(tags as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
@@ -177,6 +179,14 @@ export function isTimeout(error: unknown): boolean {
 /** Resolves after `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
     return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Pauses before each look-up for a resource whose create lost its answer. After a timeout the service may
+ * still be working on the request, so it is looked for a few times before concluding that nothing was made.
+ */
+function lookupWaitsAfter(failure: unknown): number[] {
+    return isTimeout(failure) ? [0, 500, 1500, 3000] : [0];
 }
 
 /** A resource that exists although its operation failed: its id, its outputs, and the inputs it came from. */
@@ -234,4 +244,110 @@ export function operationError(
 ): ProviderOperationError {
     if (error instanceof ProviderOperationError && !partial) return error;
     return new ProviderOperationError(`${what}: ${operation} failed: ${safeMessage(error)}`, partial);
+}
+
+/**
+ * Runs a request whose 404 means that the resource is gone: answers `undefined` then. Any other failure
+ * becomes a {@link ProviderOperationError} naming the resource and the operation.
+ */
+export async function unlessGone<T>(what: string, operation: string, request: () => Promise<T>): Promise<T | undefined> {
+    try {
+        return await request();
+    } catch (failure) {
+        if (WosNotFoundError.isInstance(failure)) return undefined;
+        throw operationError(what, operation, failure);
+    }
+}
+
+/**
+ * What {@link createRecoveringLostAnswer} needs to know of a resource kind with a unique name (a second create
+ * of the same name is refused as "already taken"): how to make one, and how to find one by that name.
+ */
+export interface RecoverableCreate<R extends { id: string }> {
+    /** How messages name the resource, e.g. `wos:Project 'Apps' in organization 'acme'`. */
+    what: string;
+    /** The kind, for messages: `project`, `variable`. */
+    noun: string;
+    /** The operation's inputs; they carry the serialized provider that a partial success must keep. */
+    inputs: PropertyBag;
+    /** The one request that makes the resource. */
+    create: () => Promise<R>;
+    /** The resource that holds the unique name the create takes, if any (requests that may be repeated). */
+    findByUniqueName: () => Promise<R | undefined>;
+    /** Whether a resource found after a lost answer can be what this create made (default: yes). */
+    couldBeMadeByThisCreate?: (found: R) => boolean;
+    /** Brings a resource found after a lost answer in line with the inputs, and answers its outputs. */
+    finish: (found: R) => Promise<R>;
+    /** The outputs (plain JSON) of the resource as the service answered. */
+    outputs: (resource: R) => object;
+    /** What is known to be true of a found resource whose {@link finish} failed: the outputs of a partial success. */
+    partialOutputs: (found: R) => object;
+}
+
+/**
+ * Creates a resource whose answer may be lost, without leaving an orphan behind and without taking over one
+ * that someone else made.
+ *
+ * If the create fails with no definitive answer (no answer at all, or a 5xx that may come after the commit),
+ * the service may have made the resource; the next `up` would then fail with "already taken" and the
+ * resource would belong to no one. So the resource is looked for by its unique name, brought in line with
+ * the inputs and taken into state. If that last step fails, it is kept in state anyway (a partial success)
+ * and the next `up` finishes it.
+ *
+ * What the look-up finds is this create's only if the name was free before it: the name is therefore looked
+ * up before the create too. A resource that already held the name (made by a person, another program or
+ * another stack) is never taken over; its owner may be relying on it, and `destroy` would delete it.
+ * A definitive refusal (4xx) is reported as the service worded it.
+ */
+export async function createRecoveringLostAnswer<R extends { id: string }>(
+    spec: RecoverableCreate<R>,
+): Promise<dynamic.CreateResult> {
+    let takenBefore: boolean;
+    try {
+        takenBefore = (await spec.findByUniqueName()) !== undefined;
+    } catch (failure) {
+        throw operationError(spec.what, "create", failure);
+    }
+    let created: R;
+    try {
+        created = await spec.create();
+    } catch (failure) {
+        if (!isAmbiguousFailure(failure)) throw operationError(spec.what, "create", failure);
+        if (takenBefore) {
+            const detail = `${safeMessage(failure)}; a ${spec.noun} of that name existed before this create, so it is left alone`;
+            throw operationError(spec.what, "create", new Error(detail));
+        }
+        return recoverLostCreate(spec, failure);
+    }
+    return { id: created.id, outs: spec.outputs(created) };
+}
+
+async function recoverLostCreate<R extends { id: string }>(
+    spec: RecoverableCreate<R>,
+    failure: unknown,
+): Promise<dynamic.CreateResult> {
+    let found: R | undefined;
+    try {
+        for (const wait of lookupWaitsAfter(failure)) {
+            if (wait > 0) await sleep(wait);
+            found = await spec.findByUniqueName();
+            if (found) break;
+        }
+    } catch (lookupFailure) {
+        const detail =
+            `${safeMessage(failure)}; the service may have made the ${spec.noun}, and looking it up failed: ` +
+            safeMessage(lookupFailure);
+        throw operationError(spec.what, "create", new Error(detail));
+    }
+    if (!found || !(spec.couldBeMadeByThisCreate?.(found) ?? true)) throw operationError(spec.what, "create", failure);
+    try {
+        const finished = await spec.finish(found);
+        return { id: found.id, outs: spec.outputs(finished) };
+    } catch (finishFailure) {
+        throw operationError(spec.what, `create (finishing the ${spec.noun} found after a lost answer)`, finishFailure, {
+            id: found.id,
+            properties: spec.partialOutputs(found) as Record<string, unknown>,
+            inputs: spec.inputs,
+        });
+    }
 }

@@ -10,7 +10,6 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { WosClient } from "../../sdk";
-import { WosNotFoundError } from "../../sdk/errors";
 import {
     booleanRule,
     idRule,
@@ -25,15 +24,13 @@ import { clientFromCredentials } from "./credentials";
 import {
     checkProperty,
     containsUnknown,
+    createRecoveringLostAnswer,
     differs,
-    isAmbiguousFailure,
-    isTimeout,
     isUnknown,
     operationError,
     optionalText,
     plainOutputs,
-    safeMessage,
-    sleep,
+    unlessGone,
     type CheckFailure,
     type PropertyBag,
 } from "./support";
@@ -166,89 +163,56 @@ async function findByKey(client: WosClient, inputs: VariableInputs): Promise<Var
 }
 
 /**
- * Creates the variable. When the answer is lost (no answer, or a 5xx that may follow the commit), finds the
- * variable by key and category in the workspace, brings it in line with the inputs and takes it into state
- * instead of leaving an orphan that makes every later create fail. A 4xx is reported as the service said it.
+ * Creates the variable. A lost answer is recovered by the variable's key and category in the workspace (see
+ * {@link createRecoveringLostAnswer}); a refusal is reported as the service said it.
  */
 export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
     const inputs = news as unknown as VariableInputs;
     const value = inputs.value ?? "";
     const client = clientFromCredentials();
-    try {
-        const variable = await client.variables.create({
-            workspaceId: inputs.workspaceId,
-            key: inputs.key,
-            value,
-            ...(inputs.description !== undefined ? { description: inputs.description } : {}),
-            category: inputs.category,
-            hcl: inputs.hcl ?? false,
-            sensitive: inputs.sensitive ?? false,
-        });
-        return { id: variable.id, outs: outputsFrom(variable, value, inputs.workspaceId) };
-    } catch (failure) {
-        if (!isAmbiguousFailure(failure)) throw operationError(describe(inputs), "create", failure);
-        return recoverLostCreate(client, inputs, failure);
-    }
-}
-
-async function recoverLostCreate(client: WosClient, inputs: VariableInputs, failure: unknown): Promise<dynamic.CreateResult> {
-    const what = describe(inputs);
-    const value = inputs.value ?? "";
-    let found: Variable | undefined;
-    try {
-        // After a timeout the service may still be at work: look again a few times before giving up.
-        for (const wait of isTimeout(failure) ? [0, 500, 1500, 3000] : [0]) {
-            if (wait > 0) await sleep(wait);
-            found = await findByKey(client, inputs);
-            if (found) break;
-        }
-    } catch (lookupFailure) {
-        throw operationError(
-            what,
-            "create",
-            new Error(
-                `${safeMessage(failure)}; the service may have made the variable, and looking it up failed: ` +
-                    `${safeMessage(lookupFailure)}`,
-            ),
-        );
-    }
-    // A sensitive variable where the program asked for a plain one was not made by this create.
-    if (!found || (found.sensitive && !inputs.sensitive)) throw operationError(what, "create", failure);
-    try {
-        const variable = await client.variables.update(found.id, {
-            value,
-            description: inputs.description ?? null,
-            hcl: inputs.hcl ?? false,
-            sensitive: inputs.sensitive ?? false,
-        });
-        return { id: found.id, outs: outputsFrom(variable, value, inputs.workspaceId) };
-    } catch (finishFailure) {
-        throw operationError(what, "create (finishing the variable found after a lost answer)", finishFailure, {
-            id: found.id,
-            properties: outputsFrom(found, value, inputs.workspaceId) as unknown as Record<string, unknown>,
-            inputs: inputs as unknown as PropertyBag,
-        });
-    }
+    return createRecoveringLostAnswer<Variable>({
+        what: describe(inputs),
+        noun: "variable",
+        inputs: news,
+        create: () =>
+            client.variables.create({
+                workspaceId: inputs.workspaceId,
+                key: inputs.key,
+                value,
+                ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+                category: inputs.category,
+                hcl: inputs.hcl ?? false,
+                sensitive: inputs.sensitive ?? false,
+            }),
+        findByUniqueName: () => findByKey(client, inputs),
+        // A sensitive variable where the program asked for a plain one was not made by this create.
+        couldBeMadeByThisCreate: (found) => !found.sensitive || inputs.sensitive === true,
+        finish: (found) =>
+            client.variables.update(found.id, {
+                value,
+                description: inputs.description ?? null,
+                hcl: inputs.hcl ?? false,
+                sensitive: inputs.sensitive ?? false,
+            }),
+        outputs: (variable) => outputsFrom(variable, value, inputs.workspaceId),
+        partialOutputs: (found) => outputsFrom(found, value, inputs.workspaceId),
+    });
 }
 
 /**
  * Reads the variable as the service holds it now (drift shows in `pulumi refresh`, also as new inputs).
  * A sensitive value cannot be read: the one in state is kept. A variable, or workspace, that is gone reads
- * as gone. Without a workspace id in state (an import), the variable is looked up among all readable ones.
+ * as gone. Without a workspace id in state (a read by id alone), the variable is looked up among all
+ * readable ones.
  */
 export async function read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
     const state = (props ?? {}) as Partial<VariableOutputs>;
     const client = clientFromCredentials();
-    let variable: Variable | undefined;
-    try {
-        variable =
-            typeof state.workspaceId === "string" && state.workspaceId !== ""
-                ? await client.variables.read(state.workspaceId, id)
-                : (await client.variables.list()).find((candidate) => candidate.id === id);
-    } catch (failure) {
-        if (WosNotFoundError.isInstance(failure)) return {};
-        throw operationError(describe(state, id), "read", failure);
-    }
+    const variable = await unlessGone(describe(state, id), "read", async () =>
+        typeof state.workspaceId === "string" && state.workspaceId !== ""
+            ? await client.variables.read(state.workspaceId, id)
+            : (await client.variables.list()).find((candidate) => candidate.id === id),
+    );
     if (!variable) return {};
     const outs = outputsFrom(variable, typeof state.value === "string" ? state.value : "", state.workspaceId ?? "");
     return { id, props: outs, inputs: outs };
@@ -284,12 +248,7 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
 /** Deletes the variable; one already gone counts as deleted. */
 export async function delete_(id: string, props?: PropertyBag): Promise<void> {
     const client = clientFromCredentials();
-    try {
-        await client.variables.delete(id);
-    } catch (failure) {
-        if (WosNotFoundError.isInstance(failure)) return;
-        throw operationError(describe(props as Partial<VariableInputs>, id), "delete", failure);
-    }
+    await unlessGone(describe(props as Partial<VariableInputs>, id), "delete", () => client.variables.delete(id));
 }
 
 export { delete_ as delete };

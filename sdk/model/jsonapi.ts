@@ -9,15 +9,11 @@ import { z } from "zod";
 /** Media type of every request and response body. */
 export const JSON_API_MEDIA_TYPE = "application/vnd.api+json";
 
-/** One JSON:API error object as the service returns it. */
-export interface ErrorObject {
-    status: string;
-    title: string;
-    detail?: string;
-    source?: { pointer?: string; parameter?: string };
-    meta?: Record<string, unknown>;
-}
-
+/**
+ * One JSON:API error object: `status` (the HTTP status as a string), `title`, and optionally a `detail` a
+ * person can act on and the `source` (`pointer` into the body, or the query `parameter`) it is about.
+ * Unknown keys are dropped; a missing title reads as `""`.
+ */
 export function errorObjectSchema() {
     return z.object({
         status: z.coerce.string(),
@@ -28,18 +24,23 @@ export function errorObjectSchema() {
     });
 }
 
+/** One JSON:API error object as the service returns it: what {@link errorObjectSchema} parses. */
+export type ErrorObject = z.output<ReturnType<typeof errorObjectSchema>>;
+
 /** `{ "errors": [...] }`. */
 export function errorDocumentSchema() {
     return z.object({ errors: z.array(errorObjectSchema()) });
 }
 
-/** `{ data: {type, id} }` relationship with an optional related link. */
+/**
+ * `{ data: {id, type}, links: {related} }`, a to-one relationship. `type` names the resource type the
+ * relationship points at, for the reader: it is not enforced, because response parsing is non-strict (the
+ * hosted service spells some types differently, e.g. `project` and `projects`).
+ */
 export function toOneRelationshipSchema(type?: string) {
+    void type;
     return z.object({
-        data: z
-            .object({ id: z.string(), type: type ? z.string() : z.string() })
-            .nullable()
-            .optional(),
+        data: z.object({ id: z.string(), type: z.string() }).nullable().optional(),
         links: z.object({ related: z.string().optional() }).optional(),
     });
 }
@@ -55,6 +56,9 @@ export function listLinksSchema() {
     });
 }
 
+/** `links` of a list answer, as {@link listLinksSchema} parses them. */
+export type ListLinks = z.output<ReturnType<typeof listLinksSchema>>;
+
 /** `meta.pagination` of a list response. */
 export function paginationSchema() {
     return z.object({
@@ -67,21 +71,17 @@ export function paginationSchema() {
     });
 }
 
-/** Pagination in client terms. */
-export interface Pagination {
-    currentPage: number;
-    pageSize: number;
-    prevPage: number | null;
-    nextPage: number | null;
-    totalPages: number;
-    totalCount: number;
-}
+/** Pagination in client terms: what {@link paginationFromWire} makes of {@link paginationSchema}. */
+export type Pagination = ReturnType<typeof paginationFromWire>;
 
-export function paginationFromWire(wire: z.output<ReturnType<typeof paginationSchema>>): Pagination {
+/** {@link Pagination} from `meta.pagination` ({@link paginationSchema}); page numbers are 1-based. */
+export function paginationFromWire(wire: z.output<ReturnType<typeof paginationSchema>>) {
     return {
         currentPage: wire["current-page"],
         pageSize: wire["page-size"],
+        /** `null` on the first page. */
         prevPage: wire["prev-page"],
+        /** `null` on the last page. */
         nextPage: wire["next-page"],
         totalPages: wire["total-pages"],
         totalCount: wire["total-count"],

@@ -10,7 +10,7 @@ import {
     tagKeyRule,
     tagValueRule,
 } from "./rules";
-import { listLinksSchema, paginationSchema, toOneRelationshipSchema } from "./jsonapi";
+import { listLinksSchema, paginationFromWire, paginationSchema, toOneRelationshipSchema } from "./jsonapi";
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests
@@ -119,38 +119,47 @@ export function projectResourceSchema() {
     });
 }
 
-/** A project in client terms. */
-export interface Project {
-    id: string;
-    name: string;
-    description: string | null;
-    /** Only `show` returns it; `undefined` means the response did not say. */
-    autoDestroyActivityDuration?: string | null;
-    workspaceCount?: number;
-    teamCount?: number;
-    permissions: { canUpdate?: boolean; canDestroy?: boolean; canCreateWorkspace?: boolean };
-    organization?: string;
+/**
+ * A project resource parsed into client terms ({@link Project}): the schema the client parses every project
+ * answer with, so the type and the parser cannot drift apart.
+ */
+export function projectSchema() {
+    return projectResourceSchema().transform(projectFromWire);
 }
 
-export function projectFromWire(wire: z.output<ReturnType<typeof projectResourceSchema>>): Project {
+/** A project in client terms: what {@link projectSchema} makes of a project resource. */
+export type Project = z.output<ReturnType<typeof projectSchema>>;
+
+/**
+ * {@link Project} from the wire shape of {@link projectResourceSchema}. Attributes that only some answers
+ * carry are left out (not `undefined`) when the answer did not carry them.
+ */
+export function projectFromWire(wire: z.output<ReturnType<typeof projectResourceSchema>>) {
     const attributes = wire.attributes;
-    const project: Project = {
+    const duration = attributes["auto-destroy-activity-duration"];
+    const workspaceCount = attributes["workspace-count"];
+    const teamCount = attributes["team-count"];
+    const organization = wire.relationships?.organization?.data?.id;
+    return {
+        /** `prj-...` */
         id: wire.id,
         name: attributes.name,
         description: attributes.description ?? null,
+        /** The caller's own permissions on the project; each one only where the answer carries it. */
         permissions: {
             canUpdate: attributes.permissions?.["can-update"],
             canDestroy: attributes.permissions?.["can-destroy"],
             canCreateWorkspace: attributes.permissions?.["can-create-workspace"],
         },
+        /** Only `show` returns it; absent means the answer did not say, `null` that none is set. */
+        ...(duration !== undefined && { autoDestroyActivityDuration: duration }),
+        /** Returned by update, list and show. */
+        ...(workspaceCount !== undefined && { workspaceCount }),
+        /** Returned by update, list and show. */
+        ...(teamCount !== undefined && { teamCount }),
+        /** The organization's name. */
+        ...(organization !== undefined && { organization }),
     };
-    if (attributes["auto-destroy-activity-duration"] !== undefined)
-        project.autoDestroyActivityDuration = attributes["auto-destroy-activity-duration"];
-    if (attributes["workspace-count"] !== undefined) project.workspaceCount = attributes["workspace-count"];
-    if (attributes["team-count"] !== undefined) project.teamCount = attributes["team-count"];
-    const organization = wire.relationships?.organization?.data?.id;
-    if (organization !== undefined) project.organization = organization;
-    return project;
 }
 
 /** Wire shape of `GET /organizations/:org/projects`. */
@@ -165,6 +174,25 @@ export function projectListDocumentSchema() {
     });
 }
 
+/** One page of the project list parsed into client terms ({@link ProjectList}). */
+export function projectListSchema() {
+    return projectListDocumentSchema().transform((document) => {
+        const statusCounts = document.meta["status-counts"];
+        return {
+            /** The projects of this page. */
+            items: document.data.map(projectFromWire),
+            pagination: paginationFromWire(document.meta.pagination),
+            /** Absolute URLs of this, the first, previous, next and last page; `prev`/`next` are `null` at the ends. */
+            links: document.links,
+            /** `total`: projects of the organization the caller sees; `matching`: those the filters kept. */
+            ...(statusCounts !== undefined && { statusCounts }),
+        };
+    });
+}
+
+/** One page of projects: what {@link projectListSchema} makes of a list answer. */
+export type ProjectList = z.output<ReturnType<typeof projectListSchema>>;
+
 /** Wire shape of a tag binding (id only in the update response, created-at only in lists). */
 export function tagBindingResourceSchema() {
     return z.object({
@@ -178,17 +206,23 @@ export function tagBindingResourceSchema() {
     });
 }
 
-/** A tag binding in client terms. */
-export interface TagBinding {
-    id?: string;
-    key: string;
-    value: string;
-    createdAt?: string;
+/** A tag binding parsed into client terms ({@link TagBinding}). */
+export function tagBindingSchema() {
+    return tagBindingResourceSchema().transform(tagBindingFromWire);
 }
 
-export function tagBindingFromWire(wire: z.output<ReturnType<typeof tagBindingResourceSchema>>): TagBinding {
-    const binding: TagBinding = { key: wire.attributes.key, value: wire.attributes.value ?? "" };
-    if (wire.id !== undefined) binding.id = wire.id;
-    if (wire.attributes["created-at"] !== undefined) binding.createdAt = wire.attributes["created-at"];
-    return binding;
+/** A tag binding in client terms: what {@link tagBindingSchema} makes of a tag-binding resource. */
+export type TagBinding = z.output<ReturnType<typeof tagBindingSchema>>;
+
+/** {@link TagBinding} from the wire shape of {@link tagBindingResourceSchema}; a missing value reads as `""`. */
+export function tagBindingFromWire(wire: z.output<ReturnType<typeof tagBindingResourceSchema>>) {
+    const createdAt = wire.attributes["created-at"];
+    return {
+        /** `tb-...`; only the answer of `PATCH /projects/:id/tag-bindings` carries it. */
+        ...(wire.id !== undefined && { id: wire.id }),
+        key: wire.attributes.key,
+        value: wire.attributes.value ?? "",
+        /** ISO 8601; only the list answers carry it. */
+        ...(createdAt !== undefined && { createdAt }),
+    };
 }

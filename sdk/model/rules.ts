@@ -25,6 +25,8 @@ export const LIMITS = {
     workspaceNameMin: 1,
     workspaceNameMax: 90,
     workspaceDescriptionMax: 256,
+    workspaceSourceNameMax: 256,
+    workspaceSourceUrlMax: 2048,
     pageSizeDefault: 20,
     pageSizeMax: 100,
 } as const;
@@ -32,10 +34,14 @@ export const LIMITS = {
 /** Tag keys starting with these (any case) are reserved by the vendor and refused. */
 export const RESERVED_TAG_KEY_PREFIXES = ["hc:", "hcp:"] as const;
 
+/** The categories of a variable: `infra` (an input variable of the configuration) or `env` (environment). */
 export const VARIABLE_CATEGORIES = ["infra", "env"] as const;
+/** One of {@link VARIABLE_CATEGORIES}. */
 export type VariableCategory = (typeof VARIABLE_CATEGORIES)[number];
 
+/** Where a workspace's runs execute: `remote` (on the service) or `agent` (on an agent pool). */
 export const EXECUTION_MODES = ["remote", "agent"] as const;
+/** One of {@link EXECUTION_MODES}. */
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
 const PROJECT_NAME_PATTERN = /^[A-Za-z0-9_\- ]+$/;
@@ -134,6 +140,20 @@ export function workspaceDescriptionRule() {
     return z
         .string({ error: "must be a string" })
         .max(LIMITS.workspaceDescriptionMax, { error: `must be at most ${LIMITS.workspaceDescriptionMax} characters` });
+}
+
+/** Workspace `source-name` (the application shown as having created it): at most 256 characters. */
+export function workspaceSourceNameRule() {
+    return z
+        .string({ error: "must be a string" })
+        .max(LIMITS.workspaceSourceNameMax, { error: `must be at most ${LIMITS.workspaceSourceNameMax} characters` });
+}
+
+/** Workspace `source-url`: a URL of at most 2048 characters. */
+export function workspaceSourceUrlRule() {
+    return z
+        .url({ error: "must be a URL" })
+        .max(LIMITS.workspaceSourceUrlMax, { error: `must be at most ${LIMITS.workspaceSourceUrlMax} characters` });
 }
 
 /** Execution mode: `remote` or `agent`. */

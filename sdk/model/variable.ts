@@ -89,29 +89,29 @@ export function variableResourceSchema() {
     });
 }
 
-/** A variable in client terms. */
-export interface Variable {
-    id: string;
-    key: string;
-    /** `null` when the variable is sensitive: the service never returns it. */
-    value: string | null;
-    description: string | null;
-    category: VariableCategory;
-    hcl: boolean;
-    sensitive: boolean;
-    workspaceId: string;
+/** A variable resource parsed into client terms ({@link Variable}). */
+export function variableSchema() {
+    return variableResourceSchema().transform(variableFromWire);
 }
 
-export function variableFromWire(wire: z.output<ReturnType<typeof variableResourceSchema>>): Variable {
+/** A variable in client terms: what {@link variableSchema} makes of a variable resource. */
+export type Variable = z.output<ReturnType<typeof variableSchema>>;
+
+/** {@link Variable} from the wire shape of {@link variableResourceSchema}, with the defaults of `api.md`. */
+export function variableFromWire(wire: z.output<ReturnType<typeof variableResourceSchema>>) {
     const attributes = wire.attributes;
+    const sensitive = attributes.sensitive ?? false;
     return {
+        /** `var-...` */
         id: wire.id,
         key: attributes.key,
-        value: attributes.sensitive ? null : (attributes.value ?? ""),
+        /** `null` when the variable is sensitive: the service never returns it. */
+        value: sensitive ? null : (attributes.value ?? ""),
         description: attributes.description ?? null,
         category: attributes.category as VariableCategory,
         hcl: attributes.hcl ?? false,
-        sensitive: attributes.sensitive ?? false,
+        sensitive,
+        /** The owning workspace (`ws-...`); `""` when the answer does not name it. */
         workspaceId: wire.relationships?.configurable?.data?.id ?? "",
     };
 }

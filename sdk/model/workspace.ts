@@ -3,7 +3,15 @@
  * `api.md`, and the workspace resource every workspace response carries.
  */
 import { z } from "zod";
-import { booleanRule, executionModeRule, workspaceDescriptionRule, workspaceNameRule, type ExecutionMode } from "./rules";
+import {
+    booleanRule,
+    executionModeRule,
+    workspaceDescriptionRule,
+    workspaceNameRule,
+    workspaceSourceNameRule,
+    workspaceSourceUrlRule,
+    type ExecutionMode,
+} from "./rules";
 import { toOneRelationshipSchema } from "./jsonapi";
 
 /** Body of `PATCH /workspaces/:id`: name, description, auto-apply, execution settings and source. */
@@ -19,8 +27,8 @@ export function updateWorkspaceRequestSchema() {
                     "auto-apply": booleanRule().optional(),
                     "execution-mode": executionModeRule().optional(),
                     "agent-pool-id": z.string({ error: "must be an agent pool id" }).nullable().optional(),
-                    "source-name": z.string({ error: "must be a string" }).max(256).nullable().optional(),
-                    "source-url": z.url({ error: "must be a URL" }).max(2048).nullable().optional(),
+                    "source-name": workspaceSourceNameRule().nullable().optional(),
+                    "source-url": workspaceSourceUrlRule().nullable().optional(),
                 })
                 .optional(),
         }),
@@ -58,41 +66,36 @@ export function workspaceResourceSchema() {
     });
 }
 
-/** A workspace in client terms. */
-export interface Workspace {
-    id: string;
-    name: string;
-    description: string | null;
-    autoApply: boolean;
-    executionMode: ExecutionMode;
-    agentPoolId: string | null;
-    sourceName: string | null;
-    sourceUrl: string | null;
-    sourceModuleId: string | null;
-    noCodeUpgradeAvailable: boolean;
-    noCodeModuleVersionId: string | null;
-    projectId: string;
-    organization: string;
-    tagNames: string[];
-    autoDestroyActivityDuration: string | null;
+/** A workspace resource parsed into client terms ({@link Workspace}). */
+export function workspaceSchema() {
+    return workspaceResourceSchema().transform(workspaceFromWire);
 }
 
-export function workspaceFromWire(wire: z.output<ReturnType<typeof workspaceResourceSchema>>): Workspace {
+/** A workspace in client terms: what {@link workspaceSchema} makes of a workspace resource. */
+export type Workspace = z.output<ReturnType<typeof workspaceSchema>>;
+
+/** {@link Workspace} from the wire shape of {@link workspaceResourceSchema}; what the answer leaves out reads as its default. */
+export function workspaceFromWire(wire: z.output<ReturnType<typeof workspaceResourceSchema>>) {
     const attributes = wire.attributes;
     const relationships = wire.relationships;
     return {
+        /** `ws-...` */
         id: wire.id,
         name: attributes.name,
         description: attributes.description ?? null,
         autoApply: attributes["auto-apply"] ?? false,
         executionMode: (attributes["execution-mode"] ?? "remote") as ExecutionMode,
+        /** Set when {@link Workspace.executionMode} is `agent`. */
         agentPoolId: relationships?.["agent-pool"]?.data?.id ?? null,
         sourceName: attributes["source-name"] ?? null,
         sourceUrl: attributes["source-url"] ?? null,
+        /** The no-code module the workspace was created from, if any. */
         sourceModuleId: attributes["source-module-id"] ?? null,
         noCodeUpgradeAvailable: attributes["no-code-upgrade-available"] ?? false,
         noCodeModuleVersionId: relationships?.["no-code-module-version"]?.data?.id ?? null,
+        /** `prj-...`; `""` when the answer does not name it. */
         projectId: relationships?.project?.data?.id ?? "",
+        /** The organization's name; `""` when the answer does not name it. */
         organization: relationships?.organization?.data?.id ?? "",
         tagNames: attributes["tag-names"] ?? [],
         autoDestroyActivityDuration: attributes["auto-destroy-activity-duration"] ?? null,

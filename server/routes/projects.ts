@@ -1,6 +1,7 @@
 /**
  * Projects, their tag bindings, and moving workspaces between them (`api.md` "Projects" with the decisions
- * of `local-service.md`). Each handler: authorize, parse with the `sdk/model` schema, one transaction, render.
+ * of `local-service.md`). Each handler: authorize, parse with the `sdk/model` schema, one transaction, render;
+ * the rules that need the database are the functions below the routes.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
@@ -13,339 +14,319 @@ import {
     type Tag,
 } from "../../sdk/model";
 import { principalOf, type AppContext } from "../app";
-import { canCreateProjects, projectPermissions, type Principal } from "../auth";
-import { newId, now, sql, type Db } from "../db";
-import { badParameter, conflict, forbidden, httpError, parseBody, validationFailed, type Problem } from "../errors";
-import { pageRequest, paginate, singleParameter, type Query } from "../pagination";
 import {
-    findProject,
-    findWorkspace,
-    projectCounts,
-    projectCountsOf,
-    projectsOf,
-    tagBindingsOf,
-    type ProjectRow,
-    type TagBindingRow,
-} from "../records";
+    moveDestination,
+    requireOrganization,
+    updatableProject,
+    visibleProject,
+    workspacePermissions,
+    type Params,
+} from "../access";
+import { canCreateProjects, projectPermissions, type Principal } from "../auth";
+import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { badParameter, conflict, forbidden, httpError, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { pageRequest, paginate, singleParameter, type Query } from "../pagination";
+import { findProject, findWorkspace, projectCounts, projectCountsOf, projectsOf, tagBindingsOf, type ProjectRow, type TagBindingRow } from "../records";
 import { renderProject, renderTagBindingForList, renderTagBindingWritten } from "../render";
 
 /** Field labels of project bodies, for details such as "Tag key must be at most 128 characters". */
 const LABELS = { key: "Tag key", value: "Tag value", "tag-bindings": "Tag bindings" };
 
-type Params = { Params: Record<string, string> };
+/** Where the tag list of a project create or update is. */
+const TAG_LIST_POINTER = ["data", "relationships", "tag-bindings", "data"] as const;
 
-/** The caller's organization, by name; another organization (or none of that name) is a 404. */
-export function requireOrganization(principal: Principal, name: string, detail?: string): void {
-    if (name !== principal.organization) {
-        throw httpError(404, detail ?? "Organization not found or you are not authorized to access it");
-    }
-}
-
-/** A project the caller can see; anything else is a 404. */
-export function visibleProject(db: Db, principal: Principal, id: string): ProjectRow {
-    const project = findProject(db, id);
-    if (!project || !projectPermissions(principal, project).canRead) {
-        throw httpError(404, "Project not found or you are not authorized to access it");
-    }
-    return project;
-}
-
-function capitalize(text: string): string {
-    return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** Tag rules across a list (more than ten, a key twice), as problems under `base` (the list's pointer). */
-function tagListProblems(tags: readonly Tag[], base: readonly (string | number)[]): Problem[] {
-    return tagSetProblems(tags).map((problem) => ({
-        path: problem.index === undefined ? base : [...base, problem.index, "attributes", "key"],
-        detail: capitalize(problem.message),
-    }));
-}
-
-function tagsFrom(items: readonly { attributes: { key: string; value?: string | undefined } }[]): Tag[] {
-    return items.map((item) => ({ key: item.attributes.key, value: item.attributes.value ?? "" }));
-}
-
-function nameTaken(db: Db, organization: string, name: string, exceptId?: string): boolean {
-    const row = sql(db, "SELECT id FROM projects WHERE organization = ? AND name = ?").get(organization, name) as
-        | { id: string }
-        | undefined;
-    return row !== undefined && row.id !== exceptId;
-}
-
-/** Inserts or updates one binding by key; returns the row as stored. */
-function upsertTagBinding(db: Db, projectId: string, tag: Tag, timestamp: string): TagBindingRow {
-    const existing = sql(db, "SELECT * FROM tag_bindings WHERE project_id = ? AND key = ?").get(projectId, tag.key) as
-        | TagBindingRow
-        | undefined;
-    if (existing) {
-        if (existing.value !== tag.value) {
-            sql(db, "UPDATE tag_bindings SET value = ?, updated_at = ? WHERE id = ?").run(tag.value, timestamp, existing.id);
-        }
-        return { ...existing, value: tag.value };
-    }
-    const row: TagBindingRow = {
-        id: newId("tb-"),
-        project_id: projectId,
-        key: tag.key,
-        value: tag.value,
-        created_at: timestamp,
-        updated_at: timestamp,
-    };
-    sql(db, "INSERT INTO tag_bindings (id, project_id, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(
-        row.id,
-        row.project_id,
-        row.key,
-        row.value,
-        row.created_at,
-        row.updated_at,
-    );
-    return row;
-}
-
-/** Whether a `filter[permissions][...]` parameter asks for filtering (present and not `false`). */
-function filterRequested(query: Query, name: string): boolean {
-    const value = singleParameter(query, name);
-    return value !== undefined && value.toLowerCase() !== "false";
-}
+type ProjectAttributes = { name?: string; description?: string | null; "auto-destroy-activity-duration"?: string | null };
+type TagItems = readonly { attributes: { key: string; value?: string | undefined } }[];
 
 /** Registers the project, tag-binding and move-workspaces routes under `/api/v2`. */
 export function registerProjectRoutes(api: FastifyInstance, { db }: AppContext): void {
-    // Create.
     api.post<Params>("/organizations/:organization/projects", async (request, reply) => {
         const principal = principalOf(request);
-        requireOrganization(principal, request.params.organization!);
-        if (!canCreateProjects(principal)) {
-            throw httpError(404, "Organization not found or you are not authorized to create projects in it");
-        }
-        const body = parseBody(createProjectRequestSchema(), request.body, LABELS);
-        const { attributes, relationships } = body.data;
-        const tags = tagsFrom(relationships?.["tag-bindings"]?.data ?? []);
-        const problems = tagListProblems(tags, ["data", "relationships", "tag-bindings", "data"]);
-        if (nameTaken(db, principal.organization, attributes.name)) {
-            problems.unshift({ path: ["data", "attributes", "name"], detail: "Name has already been taken" });
-        }
-        if (problems.length > 0) throw validationFailed(problems);
-
-        const project = db
-            .transaction(() => {
-                const timestamp = now();
-                const id = newId("prj-");
-                sql(db, `INSERT INTO projects (id, organization, name, description, auto_destroy_activity_duration, created_at, updated_at)
-                         VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
-                    id,
-                    principal.organization,
-                    attributes.name,
-                    attributes.description ?? null,
-                    attributes["auto-destroy-activity-duration"] ?? null,
-                    timestamp,
-                    timestamp,
-                );
-                for (const tag of tags) upsertTagBinding(db, id, tag, timestamp);
-                return findProject(db, id)!;
-            })
-            .immediate();
-        return reply.code(201).send({ data: renderProject(project, principal, "create") });
+        const data = writeTransaction(db, () => {
+            requireOrganization(principal, request.params.organization);
+            if (!canCreateProjects(principal)) {
+                throw httpError(404, "Organization not found or you are not authorized to create projects in it");
+            }
+            const body = parseBody(createProjectRequestSchema(), request.body, LABELS);
+            const tags = tagsFrom(body.data.relationships?.["tag-bindings"]?.data ?? []);
+            return renderProject(createProject(db, principal.organization, body.data.attributes, tags), principal, "create");
+        });
+        return reply.code(201).send({ data });
     });
 
-    // List.
     api.get<Params>("/organizations/:organization/projects", async (request) => {
         const principal = principalOf(request);
-        requireOrganization(principal, request.params.organization!);
-        const query = request.query as Query;
-        const page = pageRequest(query);
-        const sort = singleParameter(query, "sort");
-        if (sort !== undefined && sort !== "name" && sort !== "-name") {
-            throw badParameter("sort", `sort must be 'name' or '-name', got '${sort}'`);
-        }
-        const names = singleParameter(query, "filter[names]");
-        const search = singleParameter(query, "q");
-        const onlyCreateWorkspace = filterRequested(query, "filter[permissions][create-workspace]");
-        const onlyUpdate = filterRequested(query, "filter[permissions][update]");
-
-        const visible = projectsOf(db, principal.organization).filter(
-            (project) => projectPermissions(principal, project).canRead,
-        );
-        let matching = visible;
-        if (names !== undefined) {
-            // `q` is ignored when `filter[names]` is given.
-            const wanted = new Set(names.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== ""));
-            matching = matching.filter((project) => wanted.has(project.name.toLowerCase()));
-        } else if (search !== undefined && search !== "") {
-            const needle = search.toLowerCase();
-            matching = matching.filter((project) => project.name.toLowerCase().includes(needle));
-        }
-        if (onlyCreateWorkspace) matching = matching.filter((project) => projectPermissions(principal, project).canCreateWorkspace);
-        if (onlyUpdate) matching = matching.filter((project) => projectPermissions(principal, project).canUpdate);
-        if (sort !== undefined) {
-            const direction = sort === "-name" ? -1 : 1;
-            matching = [...matching].sort((a, b) => {
-                const byName = a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : 0;
-                return direction * (byName || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-            });
-        }
-
-        const result = paginate(request, matching, page);
-        const counts = projectCounts(db, principal.organization);
-        return {
-            data: result.items.map((project) => renderProject(project, principal, "full", counts.get(project.id))),
-            links: result.links,
-            meta: {
-                "status-counts": { total: visible.length, matching: matching.length },
-                pagination: result.pagination,
-            },
-        };
+        requireOrganization(principal, request.params.organization);
+        const query = listQuery(request.query as Query);
+        return readTransaction(db, () => {
+            const visible = projectsOf(db, principal.organization).filter((project) => projectPermissions(principal, project).canRead);
+            const matching = matchingProjects(visible, principal, query);
+            const page = paginate(request, matching, query.page);
+            const counts = projectCounts(db, principal.organization);
+            return {
+                data: page.items.map((project) => renderProject(project, principal, "full", counts.get(project.id)!)),
+                links: page.links,
+                meta: { "status-counts": { total: visible.length, matching: matching.length }, pagination: page.pagination },
+            };
+        });
     });
 
-    // Show.
     api.get<Params>("/projects/:id", async (request) => {
         const principal = principalOf(request);
-        const project = visibleProject(db, principal, request.params.id!);
-        return { data: renderProject(project, principal, "show", projectCountsOf(db, project.id)) };
+        return readTransaction(db, () => {
+            const project = visibleProject(db, principal, request.params.id);
+            return { data: renderProject(project, principal, "show", projectCountsOf(db, project.id)) };
+        });
     });
 
-    // Update: attributes left out stay; `tag-bindings`, when present, replace the whole set.
+    // Attributes left out stay; `tag-bindings`, when present, replace the whole set.
     api.patch<Params>("/projects/:id", async (request) => {
         const principal = principalOf(request);
-        const current = updatableProject(db, principal, request.params.id!);
-        const body = parseBody(updateProjectRequestSchema(), request.body, LABELS);
-        const { attributes = {}, relationships, id } = body.data;
-        const problems: Problem[] = [];
-        if (id !== undefined && id !== current.id) {
-            problems.push({ path: ["data", "id"], detail: `Id must be the id of the project in the URL (${current.id})` });
-        }
-        if (attributes.name !== undefined && nameTaken(db, current.organization, attributes.name, current.id)) {
-            problems.push({ path: ["data", "attributes", "name"], detail: "Name has already been taken" });
-        }
-        const replacement = relationships?.["tag-bindings"] ? tagsFrom(relationships["tag-bindings"].data) : undefined;
-        if (replacement) problems.push(...tagListProblems(replacement, ["data", "relationships", "tag-bindings", "data"]));
-        if (problems.length > 0) throw validationFailed(problems);
-
-        const project = db
-            .transaction(() => {
-                const timestamp = now();
-                const next = {
-                    name: attributes.name ?? current.name,
-                    description: attributes.description === undefined ? current.description : attributes.description,
-                    duration:
-                        attributes["auto-destroy-activity-duration"] === undefined
-                            ? current.auto_destroy_activity_duration
-                            : attributes["auto-destroy-activity-duration"],
-                };
-                sql(db, `UPDATE projects SET name = ?, description = ?, auto_destroy_activity_duration = ?, updated_at = ? WHERE id = ?`).run(
-                    next.name,
-                    next.description,
-                    next.duration,
-                    timestamp,
-                    current.id,
-                );
-                if (next.duration !== current.auto_destroy_activity_duration) {
-                    // Workspaces follow the project's value unless they set their own.
-                    sql(db, `UPDATE workspaces SET auto_destroy_activity_duration = ?, updated_at = ?
-                             WHERE project_id = ? AND auto_destroy_activity_inherited = 1`).run(next.duration, timestamp, current.id);
-                }
-                if (replacement) replaceTagBindings(db, current.id, replacement, timestamp);
-                return findProject(db, current.id)!;
-            })
-            .immediate();
-        return { data: renderProject(project, principal, "full", projectCountsOf(db, project.id)) };
+        return writeTransaction(db, () => {
+            const current = updatableProject(db, principal, request.params.id);
+            const { data } = parseBody(updateProjectRequestSchema(), request.body, LABELS);
+            const tags = data.relationships?.["tag-bindings"] ? tagsFrom(data.relationships["tag-bindings"].data) : undefined;
+            const project = updateProject(db, current, data.id, data.attributes ?? {}, tags);
+            return { data: renderProject(project, principal, "full", projectCountsOf(db, project.id)) };
+        });
     });
 
-    // Delete: never a project with workspaces, never the default project.
     api.delete<Params>("/projects/:id", async (request, reply) => {
         const principal = principalOf(request);
-        db.transaction(() => {
-            const project = visibleProject(db, principal, request.params.id!);
-            if (!projectPermissions(principal, project).canDestroy) {
-                throw forbidden("You are not authorized to delete this project");
-            }
-            if (project.is_default === 1) throw conflict("The default project of an organization cannot be deleted");
-            const { workspaceCount } = projectCountsOf(db, project.id);
-            if (workspaceCount > 0) {
-                throw conflict(
-                    `Project '${project.name}' still contains ${workspaceCount} workspace${workspaceCount === 1 ? "" : "s"}; move or delete them before deleting the project`,
-                );
-            }
-            sql(db, "DELETE FROM projects WHERE id = ?").run(project.id);
-        }).immediate();
+        writeTransaction(db, () => deleteProject(db, principal, visibleProject(db, principal, request.params.id)));
         return reply.code(204).send();
     });
 
-    // Tag bindings: the list, the effective list (the same for projects), and the upsert-only update.
+    // For a project, the effective bindings are its own bindings: the same answer.
     const listTagBindings = async (request: FastifyRequest<Params>) => {
         const principal = principalOf(request);
-        const project = visibleProject(db, principal, request.params.id!);
-        return { data: tagBindingsOf(db, project.id).map(renderTagBindingForList) };
+        return readTransaction(db, () => {
+            const project = visibleProject(db, principal, request.params.id);
+            return { data: tagBindingsOf(db, project.id).map(renderTagBindingForList) };
+        });
     };
     api.get<Params>("/projects/:id/tag-bindings", listTagBindings);
     api.get<Params>("/projects/:id/effective-tag-bindings", listTagBindings);
 
     api.patch<Params>("/projects/:id/tag-bindings", async (request) => {
         const principal = principalOf(request);
-        const project = updatableProject(db, principal, request.params.id!);
-        const body = parseBody(updateTagBindingsRequestSchema(), request.body, LABELS);
-        const tags = tagsFrom(body.data);
-        // Duplicate keys within the request; the count rule applies to the set after the change.
-        const problems = tagSetProblems(tags)
-            .filter((problem) => problem.index !== undefined)
-            .map((problem) => ({ path: ["data", problem.index!, "attributes", "key"], detail: capitalize(problem.message) }));
-        const existingKeys = new Set(tagBindingsOf(db, project.id).map((binding) => binding.key));
-        const after = new Set([...existingKeys, ...tags.map((tag) => tag.key)]).size;
-        if (after > LIMITS.tagsPerProject) {
-            problems.push({
-                path: ["data"],
-                detail: `A project may have at most ${LIMITS.tagsPerProject} tags; this change would give it ${after}`,
-            });
-        }
-        if (problems.length > 0) throw validationFailed(problems);
-        const written = db
-            .transaction(() => {
-                const timestamp = now();
-                const rows = tags.map((tag) => upsertTagBinding(db, project.id, tag, timestamp));
-                sql(db, "UPDATE projects SET updated_at = ? WHERE id = ?").run(timestamp, project.id);
-                return rows;
-            })
-            .immediate();
-        return { data: written.map(renderTagBindingWritten) };
+        return writeTransaction(db, () => {
+            const project = updatableProject(db, principal, request.params.id);
+            const body = parseBody(updateTagBindingsRequestSchema(), request.body, LABELS);
+            return { data: addTagBindings(db, project, tagsFrom(body.data)).map(renderTagBindingWritten) };
+        });
     });
 
-    // Move workspaces into this project: all or nothing.
     api.post<Params>("/projects/:id/relationships/workspaces", async (request, reply) => {
         const principal = principalOf(request);
-        const destination = findProject(db, request.params.id!);
-        if (!destination || !projectPermissions(principal, destination).canMoveWorkspaces) {
-            throw httpError(404, "Project not found or you are not authorized to move workspaces into it");
-        }
-        const body = parseBody(moveWorkspacesRequestSchema(), request.body);
-        const ids = [...new Set(body.data.map((item) => item.id))];
-        db.transaction(() => {
-            const refused = ids.filter((id) => {
-                const workspace = findWorkspace(db, id);
-                if (!workspace) return true;
-                const source = { id: workspace.project_id, organization: workspace.organization };
-                return !projectPermissions(principal, source).canMoveWorkspaces;
-            });
-            if (refused.length > 0) {
-                throw forbidden(
-                    `Workspace${refused.length === 1 ? "" : "s"} ${refused.join(", ")} not found or you are not authorized to move ${refused.length === 1 ? "it" : "them"} out of ${refused.length === 1 ? "its project" : "their projects"}; nothing was moved`,
-                );
-            }
-            const timestamp = now();
-            for (const id of ids) {
-                sql(db, "UPDATE workspaces SET project_id = ?, updated_at = ? WHERE id = ?").run(destination.id, timestamp, id);
-            }
-        }).immediate();
+        writeTransaction(db, () => {
+            const destination = moveDestination(db, principal, request.params.id);
+            const body = parseBody(moveWorkspacesRequestSchema(), request.body);
+            moveWorkspaces(db, principal, destination, body.data.map((item) => item.id));
+        });
         return reply.code(204).send();
     });
 }
 
-/** A project the caller may update (admin); visible but not permitted is a 404 as for any unseen project. */
-function updatableProject(db: Db, principal: Principal, id: string): ProjectRow {
-    const project = visibleProject(db, principal, id);
-    if (!projectPermissions(principal, project).canUpdate) {
-        throw httpError(404, "Project not found or you are not authorized to update it");
+// ---------------------------------------------------------------------------------------------------------
+// The rules that need the database. Each runs inside the caller's transaction and throws the refusal.
+
+/** Creates a project with its tags; 422 for a name already taken or a tag set that breaks a rule. */
+function createProject(db: Db, organization: string, attributes: ProjectAttributes & { name: string }, tags: readonly Tag[]): ProjectRow {
+    const problems = [...nameProblems(db, organization, attributes.name), ...tagListProblems(tags, TAG_LIST_POINTER)];
+    if (problems.length > 0) throw validationFailed(problems);
+    const timestamp = now();
+    const id = newId("prj-");
+    sql(db, `INSERT INTO projects (id, organization, name, description, auto_destroy_activity_duration, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
+        id,
+        organization,
+        attributes.name,
+        attributes.description ?? null,
+        attributes["auto-destroy-activity-duration"] ?? null,
+        timestamp,
+        timestamp,
+    );
+    for (const tag of tags) upsertTagBinding(db, id, tag, timestamp);
+    return findProject(db, id)!;
+}
+
+/**
+ * Updates the attributes given (the others keep their value) and, when `tags` is given, replaces the whole
+ * tag set. A new auto-destroy duration reaches the project's workspaces that inherit it.
+ */
+function updateProject(
+    db: Db,
+    current: ProjectRow,
+    bodyId: string | undefined,
+    attributes: ProjectAttributes,
+    tags: readonly Tag[] | undefined,
+): ProjectRow {
+    const problems = [
+        ...urlIdProblems(bodyId, current.id, "project"),
+        ...(attributes.name === undefined ? [] : nameProblems(db, current.organization, attributes.name, current.id)),
+        ...(tags === undefined ? [] : tagListProblems(tags, TAG_LIST_POINTER)),
+    ];
+    if (problems.length > 0) throw validationFailed(problems);
+    const timestamp = now();
+    const duration = keepIfAbsent(attributes["auto-destroy-activity-duration"], current.auto_destroy_activity_duration);
+    sql(db, "UPDATE projects SET name = ?, description = ?, auto_destroy_activity_duration = ?, updated_at = ? WHERE id = ?").run(
+        attributes.name ?? current.name,
+        keepIfAbsent(attributes.description, current.description),
+        duration,
+        timestamp,
+        current.id,
+    );
+    // Workspaces follow the project's value unless they set their own.
+    sql(db, `UPDATE workspaces SET auto_destroy_activity_duration = ?, updated_at = ?
+             WHERE project_id = ? AND auto_destroy_activity_inherited = 1 AND auto_destroy_activity_duration IS NOT ?`).run(
+        duration,
+        timestamp,
+        current.id,
+        duration,
+    );
+    if (tags) replaceTagBindings(db, current.id, tags, timestamp);
+    return findProject(db, current.id)!;
+}
+
+/** Deletes a project: 403 without the permission, 409 for the default project or one that has workspaces. */
+function deleteProject(db: Db, principal: Principal, project: ProjectRow): void {
+    if (!projectPermissions(principal, project).canDestroy) throw forbidden("You are not authorized to delete this project");
+    if (project.is_default === 1) throw conflict("The default project of an organization cannot be deleted");
+    const { workspaceCount } = projectCountsOf(db, project.id);
+    if (workspaceCount > 0) {
+        throw conflict(
+            `Project '${project.name}' still contains ${plural(workspaceCount, "workspace")}; move or delete them before deleting the project`,
+        );
     }
-    return project;
+    sql(db, "DELETE FROM projects WHERE id = ?").run(project.id);
+}
+
+/**
+ * Adds tags or updates the values of existing keys, never removing any; answers the rows written in request
+ * order. 422 for a key given twice, or more than ten tags on the project after the change.
+ */
+function addTagBindings(db: Db, project: ProjectRow, tags: readonly Tag[]): TagBindingRow[] {
+    const after = new Set([...tagBindingsOf(db, project.id).map((binding) => binding.key), ...tags.map((tag) => tag.key)]).size;
+    const problems = tagListProblems(tags, ["data"], after);
+    if (problems.length > 0) throw validationFailed(problems);
+    const timestamp = now();
+    const rows = tags.map((tag) => upsertTagBinding(db, project.id, tag, timestamp));
+    sql(db, "UPDATE projects SET updated_at = ? WHERE id = ?").run(timestamp, project.id);
+    return rows;
+}
+
+/**
+ * Moves workspaces into `destination`, all or nothing: 403 when any of them is unknown or may not be moved
+ * out of its project. A moved workspace that inherits its auto-destroy duration takes the destination's.
+ */
+function moveWorkspaces(db: Db, principal: Principal, destination: ProjectRow, workspaceIds: readonly string[]): void {
+    const ids = [...new Set(workspaceIds)];
+    const refused = ids.filter((id) => {
+        const workspace = findWorkspace(db, id);
+        return !workspace || !workspacePermissions(principal, workspace).canMoveWorkspaces;
+    });
+    if (refused.length > 0) {
+        const them = refused.length === 1 ? "it out of its project" : "them out of their projects";
+        throw forbidden(`${plural(refused.length, "workspace")} (${abbreviated(refused)}) not found or you are not authorized to move ${them}; nothing was moved`);
+    }
+    const timestamp = now();
+    for (const id of ids) {
+        sql(db, `UPDATE workspaces SET project_id = ?, updated_at = ?,
+                     auto_destroy_activity_duration = CASE WHEN auto_destroy_activity_inherited = 1 THEN ? ELSE auto_destroy_activity_duration END
+                 WHERE id = ?`).run(destination.id, timestamp, destination.auto_destroy_activity_duration, id);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+
+/** The list's query: page, sort, name filter or search, permission filters; 400 for a bad one. */
+function listQuery(query: Query) {
+    const sort = singleParameter(query, "sort");
+    if (sort !== undefined && sort !== "name" && sort !== "-name") {
+        throw badParameter("sort", `sort must be 'name' or '-name', got '${sort}'`);
+    }
+    // A blank filter[names] filters nothing (and leaves `q` in force), like a blank `q`.
+    const names = singleParameter(query, "filter[names]")
+        ?.split(",")
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== "");
+    return {
+        page: pageRequest(query),
+        sort,
+        names: names !== undefined && names.length > 0 ? new Set(names) : undefined,
+        search: singleParameter(query, "q")?.toLowerCase() || undefined,
+        onlyCreateWorkspace: permissionFilter(query, "filter[permissions][create-workspace]"),
+        onlyUpdate: permissionFilter(query, "filter[permissions][update]"),
+    };
+}
+
+/** The visible projects that match the query, in its order (creation order unless sorted by name). */
+function matchingProjects(visible: readonly ProjectRow[], principal: Principal, query: ReturnType<typeof listQuery>): ProjectRow[] {
+    const matching = visible.filter((project) => {
+        const name = project.name.toLowerCase();
+        // `q` is ignored when `filter[names]` is given.
+        if (query.names ? !query.names.has(name) : query.search !== undefined && !name.includes(query.search)) return false;
+        const permissions = projectPermissions(principal, project);
+        return (!query.onlyCreateWorkspace || permissions.canCreateWorkspace) && (!query.onlyUpdate || permissions.canUpdate);
+    });
+    if (query.sort === undefined) return matching;
+    const direction = query.sort === "-name" ? -1 : 1;
+    // Names are unique without regard to case, so this order is total.
+    return matching.sort((a, b) => {
+        const [left, right] = [a.name.toLowerCase(), b.name.toLowerCase()];
+        return direction * (left < right ? -1 : left > right ? 1 : 0);
+    });
+}
+
+/** Whether a `filter[permissions][...]` parameter asks for filtering (present and not `false`). */
+function permissionFilter(query: Query, name: string): boolean {
+    const value = singleParameter(query, name);
+    return value !== undefined && value.toLowerCase() !== "false";
+}
+
+/** 422 at the name when another project of the organization has it, in any case. */
+function nameProblems(db: Db, organization: string, name: string, exceptId?: string): Problem[] {
+    // The column is COLLATE NOCASE: this finds the name in any case.
+    const row = sql(db, "SELECT id FROM projects WHERE organization = ? AND name = ?").get(organization, name) as { id: string } | undefined;
+    return row !== undefined && row.id !== exceptId ? [{ path: ["data", "attributes", "name"], detail: "Name has already been taken" }] : [];
+}
+
+/**
+ * Tag rules across a list, as problems under `base` (the list's pointer): a key given twice (at its second
+ * item), and more than ten tags on the project once the change is made (`countAfter`, at the list).
+ */
+function tagListProblems(tags: readonly Tag[], base: readonly (string | number)[], countAfter = tags.length): Problem[] {
+    const problems: Problem[] = tagSetProblems(tags)
+        .filter((problem) => problem.index !== undefined)
+        .map((problem) => ({
+            path: [...base, problem.index!, "attributes", "key"],
+            detail: problem.message.charAt(0).toUpperCase() + problem.message.slice(1),
+        }));
+    if (countAfter > LIMITS.tagsPerProject) {
+        problems.push({ path: [...base], detail: `A project may have at most ${LIMITS.tagsPerProject} tags; this change would give it ${countAfter}` });
+    }
+    return problems;
+}
+
+function tagsFrom(items: TagItems): Tag[] {
+    return items.map((item) => ({ key: item.attributes.key, value: item.attributes.value ?? "" }));
+}
+
+/** Inserts or updates one binding by key; returns the row as stored. */
+function upsertTagBinding(db: Db, projectId: string, tag: Tag, timestamp: string): TagBindingRow {
+    const existing = sql(db, "SELECT * FROM tag_bindings WHERE project_id = ? AND key = ?").get(projectId, tag.key) as TagBindingRow | undefined;
+    if (existing) {
+        if (existing.value !== tag.value) {
+            sql(db, "UPDATE tag_bindings SET value = ?, updated_at = ? WHERE id = ?").run(tag.value, timestamp, existing.id);
+        }
+        return { ...existing, value: tag.value };
+    }
+    const row: TagBindingRow = { id: newId("tb-"), project_id: projectId, key: tag.key, value: tag.value, created_at: timestamp, updated_at: timestamp };
+    sql(db, `INSERT INTO tag_bindings (id, project_id, key, value, created_at, updated_at)
+             VALUES (@id, @project_id, @key, @value, @created_at, @updated_at)`).run(row);
+    return row;
 }
 
 /** Makes the project's bindings exactly `tags`: keeps (and updates) listed keys, removes the rest, adds new ones. */
@@ -355,4 +336,19 @@ function replaceTagBindings(db: Db, projectId: string, tags: readonly Tag[], tim
         if (!keep.has(binding.key)) sql(db, "DELETE FROM tag_bindings WHERE id = ?").run(binding.id);
     }
     for (const tag of tags) upsertTagBinding(db, projectId, tag, timestamp);
+}
+
+/** `given` when the body has it (`null` included), else the stored value. */
+function keepIfAbsent<T>(given: T | undefined, stored: T): T {
+    return given === undefined ? stored : given;
+}
+
+function plural(count: number, noun: string): string {
+    return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** The first ids of a list, for an error detail that stays short whatever the request sent. */
+function abbreviated(ids: readonly string[]): string {
+    const shown = ids.slice(0, 5).map((id) => (id.length > 40 ? `${id.slice(0, 40)}…` : id));
+    return ids.length > shown.length ? `${shown.join(", ")} and ${ids.length - shown.length} more` : shown.join(", ");
 }

@@ -4,200 +4,180 @@
  * delete. A sensitive value is never answered; reading needs `read` on the project, writing `write`.
  */
 import type { FastifyInstance } from "fastify";
-import { createVariableRequestSchema, updateVariableRequestSchema } from "../../sdk/model";
+import type { z } from "zod";
+import { createVariableRequestSchema, updateVariableRequestSchema, type VariableCategory } from "../../sdk/model";
 import { principalOf, type AppContext } from "../app";
-import { projectPermissions, type Principal } from "../auth";
-import { newId, now, sql, type Db } from "../db";
-import { httpError, invalidParameter, parseBody, validationFailed, type Problem } from "../errors";
-import { singleParameter, type Query } from "../pagination";
 import {
-    findVariable,
-    findWorkspace,
-    findWorkspaceByName,
-    variablesOf,
-    type VariableRow,
-    type WorkspaceRow,
-} from "../records";
+    requireOrganization,
+    variableReadableWorkspace,
+    variableWritableWorkspace,
+    workspacePermissions,
+    writableVariable,
+    type Params,
+} from "../access";
+import type { Principal } from "../auth";
+import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { invalidParameter, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { singleParameter, type Query } from "../pagination";
+import { findVariable, findWorkspace, findWorkspaceByName, variablesOf, type VariableRow, type WorkspaceRow } from "../records";
 import { renderVariable } from "../render";
-
-type Params = { Params: Record<string, string> };
 
 const WORKSPACE_FILTER = "filter[workspace][name]";
 const ORGANIZATION_FILTER = "filter[organization][name]";
 
-function permissionsOn(principal: Principal, workspace: WorkspaceRow) {
-    return projectPermissions(principal, { id: workspace.project_id, organization: workspace.organization });
-}
-
-/** A workspace whose variables the caller may write; anything else is a 404. */
-function writableWorkspace(principal: Principal, workspace: WorkspaceRow | undefined): WorkspaceRow {
-    if (!workspace || !permissionsOn(principal, workspace).canWriteVariables) {
-        throw httpError(404, "Workspace not found or you are not authorized to manage its variables");
-    }
-    return workspace;
-}
-
-/** A variable the caller may write, with its workspace; anything else is a 404. */
-function writableVariable(db: Db, principal: Principal, id: string): { variable: VariableRow; workspace: WorkspaceRow } {
-    const variable = findVariable(db, id);
-    const workspace = variable ? findWorkspace(db, variable.workspace_id) : undefined;
-    if (!variable || !workspace || !permissionsOn(principal, workspace).canWriteVariables) {
-        throw httpError(404, "Variable not found or you are not authorized to manage it");
-    }
-    return { variable, workspace };
-}
-
-/** Whether another variable of the workspace already has this key in this category. */
-function keyTaken(db: Db, workspaceId: string, category: string, key: string, exceptId?: string): boolean {
-    const row = sql(db, "SELECT id FROM variables WHERE workspace_id = ? AND category = ? AND key = ?").get(workspaceId, category, key) as
-        | { id: string }
-        | undefined;
-    return row !== undefined && row.id !== exceptId;
-}
+type CreateBody = z.output<ReturnType<typeof createVariableRequestSchema>>;
+type UpdateAttributes = NonNullable<z.output<ReturnType<typeof updateVariableRequestSchema>>["data"]["attributes"]>;
 
 /** Registers the `/vars` routes under `/api/v2`. */
 export function registerVariableRoutes(api: FastifyInstance, { db }: AppContext): void {
     api.post("/vars", async (request, reply) => {
         const principal = principalOf(request);
-        const body = parseBody(createVariableRequestSchema(), request.body);
-        const { attributes, relationships } = body.data;
-
-        // The workspace: by relationship, or by the deprecated name filter.
-        let workspace: WorkspaceRow;
-        if (relationships?.workspace) {
-            workspace = writableWorkspace(principal, findWorkspace(db, relationships.workspace.data.id));
-        } else if (body.filter) {
-            if (body.filter.organization.name !== principal.organization) {
-                throw httpError(404, "Organization not found or you are not authorized to access it");
-            }
-            workspace = writableWorkspace(principal, findWorkspaceByName(db, principal.organization, body.filter.workspace.name));
-        } else {
-            throw validationFailed([
-                {
-                    path: ["data", "relationships", "workspace"],
-                    detail: "Workspace is required: give data.relationships.workspace (or the deprecated filter.workspace.name and filter.organization.name)",
-                },
-            ]);
-        }
-        if (keyTaken(db, workspace.id, attributes.category, attributes.key)) {
-            throw validationFailed([{ path: ["data", "attributes", "key"], detail: `Key has already been taken in category '${attributes.category}' of this workspace` }]);
-        }
-
-        const variable = db
-            .transaction(() => {
-                const timestamp = now();
-                const row: VariableRow = {
-                    id: newId("var-"),
-                    workspace_id: workspace.id,
-                    key: attributes.key,
-                    value: attributes.value ?? "",
-                    description: attributes.description ?? null,
-                    category: attributes.category,
-                    hcl: attributes.hcl ? 1 : 0,
-                    sensitive: attributes.sensitive ? 1 : 0,
-                    version_id: newId(""),
-                    created_at: timestamp,
-                    updated_at: timestamp,
-                };
-                sql(db, `INSERT INTO variables (id, workspace_id, key, value, description, category, hcl, sensitive, version_id, created_at, updated_at)
-                         VALUES (@id, @workspace_id, @key, @value, @description, @category, @hcl, @sensitive, @version_id, @created_at, @updated_at)`).run(row);
-                return row;
-            })
-            .immediate();
-        return reply.code(201).send({ data: renderVariable(variable) });
+        const data = writeTransaction(db, () => {
+            const body = parseBody(createVariableRequestSchema(), request.body);
+            const workspace = variableWritableWorkspace(principal, owningWorkspace(db, principal, body));
+            return renderVariable(createVariable(db, workspace, body.data.attributes));
+        });
+        return reply.code(201).send({ data });
     });
 
     api.get("/vars", async (request) => {
         const principal = principalOf(request);
-        const query = request.query as Query;
-        const workspaceName = singleParameter(query, WORKSPACE_FILTER);
-        const organization = singleParameter(query, ORGANIZATION_FILTER);
-        if (workspaceName !== undefined && organization === undefined) {
-            throw invalidParameter(ORGANIZATION_FILTER, `${ORGANIZATION_FILTER} is required when ${WORKSPACE_FILTER} is given`);
-        }
-        if (organization !== undefined && workspaceName === undefined) {
-            throw invalidParameter(WORKSPACE_FILTER, `${WORKSPACE_FILTER} is required when ${ORGANIZATION_FILTER} is given`);
-        }
-        if (workspaceName !== undefined && organization !== undefined) {
-            if (organization !== principal.organization) {
-                throw httpError(404, "Organization not found or you are not authorized to access it");
+        const filter = linkedFilters(request.query as Query);
+        if (filter) requireOrganization(principal, filter.organization);
+        return readTransaction(db, () => {
+            if (filter) {
+                const workspace = variableReadableWorkspace(principal, findWorkspaceByName(db, principal.organization, filter.workspaceName));
+                return { data: variablesOf(db, workspace.id).map(renderVariable) };
             }
-            const workspace = findWorkspaceByName(db, organization, workspaceName);
-            if (!workspace || !permissionsOn(principal, workspace).canReadVariables) {
-                throw httpError(404, "Workspace not found or you are not authorized to read its variables");
-            }
-            return { data: variablesOf(db, workspace.id).map(renderVariable) };
-        }
-        // No filter: every variable of every workspace whose variables the caller may read.
-        const workspaces = sql(db, "SELECT * FROM workspaces WHERE organization = ? ORDER BY rowid").all(principal.organization) as WorkspaceRow[];
-        const readable = new Set(workspaces.filter((w) => permissionsOn(principal, w).canReadVariables).map((w) => w.id));
-        const variables = sql(db, `SELECT v.* FROM variables v JOIN workspaces w ON w.id = v.workspace_id
-                                   WHERE w.organization = ? ORDER BY v.rowid`).all(principal.organization) as VariableRow[];
-        return { data: variables.filter((v) => readable.has(v.workspace_id)).map(renderVariable) };
+            return { data: readableVariables(db, principal).map(renderVariable) };
+        });
     });
 
     api.patch<Params>("/vars/:id", async (request) => {
         const principal = principalOf(request);
-        const { variable: current } = writableVariable(db, principal, request.params.id!);
-        const body = parseBody(updateVariableRequestSchema(), request.body);
-        const { attributes = {}, id } = body.data;
-        const problems: Problem[] = [];
-        if (id !== undefined && id !== current.id) {
-            problems.push({ path: ["data", "id"], detail: `Id must be the id of the variable in the URL (${current.id})` });
-        }
-        const wasSensitive = current.sensitive === 1;
-        if (wasSensitive && attributes.sensitive === false) {
-            problems.push({
-                path: ["data", "attributes", "sensitive"],
-                detail: "Sensitive cannot be changed from true to false; delete the variable and create it again",
-            });
-        }
-        if (wasSensitive && attributes.key !== undefined && attributes.key !== current.key) {
-            problems.push({
-                path: ["data", "attributes", "key"],
-                detail: "Key of a sensitive variable cannot be changed; delete the variable and create it again",
-            });
-        }
-        const next = {
-            key: attributes.key ?? current.key,
-            value: attributes.value === undefined ? current.value : (attributes.value ?? ""),
-            description: attributes.description === undefined ? current.description : attributes.description,
-            category: attributes.category ?? current.category,
-            hcl: attributes.hcl === undefined ? current.hcl : attributes.hcl ? 1 : 0,
-            sensitive: attributes.sensitive === undefined ? current.sensitive : attributes.sensitive ? 1 : 0,
-        };
-        if (problems.length === 0 && keyTaken(db, current.workspace_id, next.category, next.key, current.id)) {
-            problems.push({ path: ["data", "attributes", "key"], detail: `Key has already been taken in category '${next.category}' of this workspace` });
-        }
-        if (problems.length > 0) throw validationFailed(problems);
-
-        const variable = db
-            .transaction(() => {
-                const timestamp = now();
-                sql(db, `UPDATE variables SET key = ?, value = ?, description = ?, category = ?, hcl = ?, sensitive = ?,
-                             version_id = ?, updated_at = ? WHERE id = ?`).run(
-                    next.key,
-                    next.value,
-                    next.description,
-                    next.category,
-                    next.hcl,
-                    next.sensitive,
-                    newId(""),
-                    timestamp,
-                    current.id,
-                );
-                return findVariable(db, current.id)!;
-            })
-            .immediate();
-        return { data: renderVariable(variable) };
+        return writeTransaction(db, () => {
+            const current = writableVariable(db, principal, request.params.id);
+            const { data } = parseBody(updateVariableRequestSchema(), request.body);
+            return { data: renderVariable(updateVariable(db, current, data.id, data.attributes ?? {})) };
+        });
     });
 
     api.delete<Params>("/vars/:id", async (request, reply) => {
         const principal = principalOf(request);
-        db.transaction(() => {
-            const { variable } = writableVariable(db, principal, request.params.id!);
+        writeTransaction(db, () => {
+            const variable = writableVariable(db, principal, request.params.id);
             sql(db, "DELETE FROM variables WHERE id = ?").run(variable.id);
-        }).immediate();
+        });
         return reply.code(204).send();
     });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The rules that need the database. Each runs inside the caller's transaction and throws the refusal.
+
+/**
+ * The workspace a create names: by relationship, or by the deprecated filter body (whose organization must
+ * be the caller's: 404 otherwise). Neither: 422 at the relationship.
+ */
+function owningWorkspace(db: Db, principal: Principal, body: CreateBody): WorkspaceRow | undefined {
+    const relationship = body.data.relationships?.workspace;
+    if (relationship) return findWorkspace(db, relationship.data.id);
+    if (body.filter) {
+        requireOrganization(principal, body.filter.organization.name);
+        return findWorkspaceByName(db, principal.organization, body.filter.workspace.name);
+    }
+    throw validationFailed([
+        {
+            path: ["data", "relationships", "workspace"],
+            detail: "Workspace is required: give data.relationships.workspace (or the deprecated filter.workspace.name and filter.organization.name)",
+        },
+    ]);
+}
+
+/** Creates a variable; 422 when the key is taken in that category of the workspace. */
+function createVariable(db: Db, workspace: WorkspaceRow, attributes: CreateBody["data"]["attributes"]): VariableRow {
+    const problems = keyProblems(db, workspace.id, attributes.category, attributes.key);
+    if (problems.length > 0) throw validationFailed(problems);
+    const timestamp = now();
+    const row: VariableRow = {
+        id: newId("var-"),
+        workspace_id: workspace.id,
+        key: attributes.key,
+        value: attributes.value ?? "",
+        description: attributes.description ?? null,
+        category: attributes.category,
+        hcl: attributes.hcl ? 1 : 0,
+        sensitive: attributes.sensitive ? 1 : 0,
+        version_id: newId(""),
+        created_at: timestamp,
+        updated_at: timestamp,
+    };
+    sql(db, `INSERT INTO variables (id, workspace_id, key, value, description, category, hcl, sensitive, version_id, created_at, updated_at)
+             VALUES (@id, @workspace_id, @key, @value, @description, @category, @hcl, @sensitive, @version_id, @created_at, @updated_at)`).run(row);
+    return row;
+}
+
+/**
+ * Updates the attributes given; the others keep their value. 422 for sensitive true to false, a new key on a
+ * sensitive variable, or a key (or category) that would clash with another variable of the workspace.
+ */
+function updateVariable(db: Db, current: VariableRow, bodyId: string | undefined, attributes: UpdateAttributes): VariableRow {
+    const problems: Problem[] = urlIdProblems(bodyId, current.id, "variable");
+    if (current.sensitive === 1 && attributes.sensitive === false) {
+        problems.push({
+            path: ["data", "attributes", "sensitive"],
+            detail: "Sensitive cannot be changed from true to false; delete the variable and create it again",
+        });
+    }
+    if (current.sensitive === 1 && attributes.key !== undefined && attributes.key !== current.key) {
+        problems.push({
+            path: ["data", "attributes", "key"],
+            detail: "Key of a sensitive variable cannot be changed; delete the variable and create it again",
+        });
+    }
+    const next = {
+        key: attributes.key ?? current.key,
+        value: attributes.value === undefined ? current.value : (attributes.value ?? ""),
+        description: attributes.description === undefined ? current.description : attributes.description,
+        category: attributes.category ?? current.category,
+        hcl: attributes.hcl === undefined ? current.hcl : attributes.hcl ? 1 : 0,
+        sensitive: attributes.sensitive === undefined ? current.sensitive : attributes.sensitive ? 1 : 0,
+    };
+    if (problems.length === 0) problems.push(...keyProblems(db, current.workspace_id, next.category, next.key, current.id));
+    if (problems.length > 0) throw validationFailed(problems);
+    sql(db, `UPDATE variables SET key = ?, value = ?, description = ?, category = ?, hcl = ?, sensitive = ?, version_id = ?, updated_at = ?
+             WHERE id = ?`).run(next.key, next.value, next.description, next.category, next.hcl, next.sensitive, newId(""), now(), current.id);
+    return findVariable(db, current.id)!;
+}
+
+/** 422 at the key when another variable of the workspace has it in the same category. */
+function keyProblems(db: Db, workspaceId: string, category: VariableCategory, key: string, exceptId?: string): Problem[] {
+    const row = sql(db, "SELECT id FROM variables WHERE workspace_id = ? AND category = ? AND key = ?").get(workspaceId, category, key) as
+        | { id: string }
+        | undefined;
+    return row !== undefined && row.id !== exceptId
+        ? [{ path: ["data", "attributes", "key"], detail: `Key has already been taken in category '${category}' of this workspace` }]
+        : [];
+}
+
+/** `GET /vars`' two linked filters (undefined: neither); one without the other is a 422. */
+function linkedFilters(query: Query): { workspaceName: string; organization: string } | undefined {
+    const workspaceName = singleParameter(query, WORKSPACE_FILTER);
+    const organization = singleParameter(query, ORGANIZATION_FILTER);
+    if (workspaceName !== undefined && organization === undefined) {
+        throw invalidParameter(ORGANIZATION_FILTER, `${ORGANIZATION_FILTER} is required when ${WORKSPACE_FILTER} is given`);
+    }
+    if (organization !== undefined && workspaceName === undefined) {
+        throw invalidParameter(WORKSPACE_FILTER, `${WORKSPACE_FILTER} is required when ${ORGANIZATION_FILTER} is given`);
+    }
+    return workspaceName === undefined || organization === undefined ? undefined : { workspaceName, organization };
+}
+
+/** Every variable of every workspace of the caller's organization whose variables it may read. */
+function readableVariables(db: Db, principal: Principal): VariableRow[] {
+    const workspaces = sql(db, "SELECT * FROM workspaces WHERE organization = ?").all(principal.organization) as WorkspaceRow[];
+    const readable = new Set(workspaces.filter((w) => workspacePermissions(principal, w).canReadVariables).map((w) => w.id));
+    const variables = sql(db, `SELECT v.* FROM variables v JOIN workspaces w ON w.id = v.workspace_id
+                               WHERE w.organization = ? ORDER BY v.rowid`).all(principal.organization) as VariableRow[];
+    return variables.filter((variable) => readable.has(variable.workspace_id));
 }

@@ -4,36 +4,51 @@
  * (its project's). Reading needs `read` on the project; changing and deleting need `maintain`.
  */
 import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
 import { updateWorkspaceRequestSchema } from "../../sdk/model";
 import { principalOf, type AppContext } from "../app";
-import { projectPermissions, type Principal } from "../auth";
-import { now, sql, type Db } from "../db";
-import { httpError, parseBody, validationFailed, type Problem } from "../errors";
+import { manageableWorkspace, visibleWorkspace, type Params } from "../access";
+import type { Principal } from "../auth";
+import { now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { findWorkspace, findWorkspaceByName, tagBindingsOf, variablesOf, type WorkspaceRow } from "../records";
 import { renderTagBindingForList, renderWorkspace } from "../render";
 
-type Params = { Params: Record<string, string> };
+type UpdateAttributes = NonNullable<z.output<ReturnType<typeof updateWorkspaceRequestSchema>>["data"]["attributes"]>;
 
-function permissionsOn(principal: Principal, workspace: WorkspaceRow) {
-    return projectPermissions(principal, { id: workspace.project_id, organization: workspace.organization });
-}
+/** Registers the `/workspaces/:id` routes under `/api/v2`. */
+export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext): void {
+    api.get<Params>("/workspaces/:id", async (request) => {
+        const principal = principalOf(request);
+        return readTransaction(db, () => workspaceDocument(db, principal, visibleWorkspace(db, principal, request.params.id)));
+    });
 
-/** A workspace the caller can see; anything else is a 404. */
-export function visibleWorkspace(db: Db, principal: Principal, id: string): WorkspaceRow {
-    const workspace = findWorkspace(db, id);
-    if (!workspace || !permissionsOn(principal, workspace).canRead) {
-        throw httpError(404, "Workspace not found or you are not authorized to access it");
-    }
-    return workspace;
-}
+    // Tags are inherited from the project: a workspace's effective set is its project's.
+    api.get<Params>("/workspaces/:id/effective-tag-bindings", async (request) => {
+        const principal = principalOf(request);
+        return readTransaction(db, () => {
+            const workspace = visibleWorkspace(db, principal, request.params.id);
+            return { data: tagBindingsOf(db, workspace.project_id).map(renderTagBindingForList) };
+        });
+    });
 
-/** A workspace the caller may change or delete (`maintain` on its project); otherwise a 404. */
-function manageableWorkspace(db: Db, principal: Principal, id: string): WorkspaceRow {
-    const workspace = visibleWorkspace(db, principal, id);
-    if (!permissionsOn(principal, workspace).canManageWorkspaces) {
-        throw httpError(404, "Workspace not found or you are not authorized to change it");
-    }
-    return workspace;
+    api.patch<Params>("/workspaces/:id", async (request) => {
+        const principal = principalOf(request);
+        return writeTransaction(db, () => {
+            const current = manageableWorkspace(db, principal, request.params.id);
+            const { data } = parseBody(updateWorkspaceRequestSchema(), request.body);
+            return workspaceDocument(db, principal, updateWorkspace(db, current, data.id, data.attributes ?? {}));
+        });
+    });
+
+    api.delete<Params>("/workspaces/:id", async (request, reply) => {
+        const principal = principalOf(request);
+        writeTransaction(db, () => {
+            const workspace = manageableWorkspace(db, principal, request.params.id);
+            sql(db, "DELETE FROM workspaces WHERE id = ?").run(workspace.id);
+        });
+        return reply.code(204).send();
+    });
 }
 
 /** A workspace as every workspace endpoint answers it: with its effective tag names and variable ids. */
@@ -44,6 +59,44 @@ export function workspaceDocument(db: Db, principal: Principal, workspace: Works
             variableIds: variablesOf(db, workspace.id).map((variable) => variable.id),
         }),
     };
+}
+
+/**
+ * Updates the attributes given; the others keep their value. Switching to `remote` drops the agent pool; an
+ * `agent` workspace keeps its pool unless given another. 422 for a name taken in the organization or
+ * execution settings that break {@link executionProblems}.
+ */
+function updateWorkspace(db: Db, current: WorkspaceRow, bodyId: string | undefined, attributes: UpdateAttributes): WorkspaceRow {
+    const problems = urlIdProblems(bodyId, current.id, "workspace");
+    if (attributes.name !== undefined) {
+        // The column is COLLATE NOCASE: names are unique in any case.
+        const other = findWorkspaceByName(db, current.organization, attributes.name);
+        if (other && other.id !== current.id) problems.push({ path: ["data", "attributes", "name"], detail: "Name has already been taken" });
+    }
+    const modeGiven = attributes["execution-mode"] !== undefined;
+    const mode = attributes["execution-mode"] ?? current.execution_mode;
+    const agentPoolGiven = attributes["agent-pool-id"] !== undefined;
+    const agentPoolId = agentPoolGiven ? (attributes["agent-pool-id"] ?? null) : mode === "remote" ? null : current.agent_pool_id;
+    problems.push(...executionProblems(db, current.organization, mode, agentPoolId, agentPoolGiven));
+    if (problems.length > 0) throw validationFailed(problems);
+
+    const keep = <T>(given: T | undefined, stored: T): T => (given === undefined ? stored : given);
+    sql(db, `UPDATE workspaces SET name = ?, description = ?, auto_apply = ?, execution_mode = ?, agent_pool_id = ?,
+                 execution_mode_overwritten = ?, agent_pool_overwritten = ?, source_name = ?, source_url = ?, updated_at = ?
+             WHERE id = ?`).run(
+        attributes.name ?? current.name,
+        keep(attributes.description, current.description),
+        attributes["auto-apply"] === undefined ? current.auto_apply : attributes["auto-apply"] ? 1 : 0,
+        mode,
+        agentPoolId,
+        modeGiven ? 1 : current.execution_mode_overwritten,
+        agentPoolGiven || modeGiven ? 1 : current.agent_pool_overwritten,
+        keep(attributes["source-name"], current.source_name),
+        keep(attributes["source-url"], current.source_url),
+        now(),
+        current.id,
+    );
+    return findWorkspace(db, current.id)!;
 }
 
 /**
@@ -69,78 +122,4 @@ export function executionProblems(
         if (!pool) return [{ path: pointer, detail: `Agent pool id '${agentPoolId}' is not an agent pool of organization '${organization}'` }];
     }
     return [];
-}
-
-/** Registers the `/workspaces/:id` routes under `/api/v2`. */
-export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext): void {
-    api.get<Params>("/workspaces/:id", async (request) => {
-        const principal = principalOf(request);
-        return workspaceDocument(db, principal, visibleWorkspace(db, principal, request.params.id!));
-    });
-
-    api.get<Params>("/workspaces/:id/effective-tag-bindings", async (request) => {
-        const principal = principalOf(request);
-        const workspace = visibleWorkspace(db, principal, request.params.id!);
-        // Tags are inherited from the project: the workspace's effective set is its project's.
-        return { data: tagBindingsOf(db, workspace.project_id).map(renderTagBindingForList) };
-    });
-
-    api.patch<Params>("/workspaces/:id", async (request) => {
-        const principal = principalOf(request);
-        const current = manageableWorkspace(db, principal, request.params.id!);
-        const body = parseBody(updateWorkspaceRequestSchema(), request.body);
-        const { attributes = {}, id } = body.data;
-        const problems: Problem[] = [];
-        if (id !== undefined && id !== current.id) {
-            problems.push({ path: ["data", "id"], detail: `Id must be the id of the workspace in the URL (${current.id})` });
-        }
-        if (attributes.name !== undefined) {
-            const other = findWorkspaceByName(db, current.organization, attributes.name);
-            if (other && other.id !== current.id) {
-                problems.push({ path: ["data", "attributes", "name"], detail: "Name has already been taken" });
-            }
-        }
-        const mode = attributes["execution-mode"] ?? current.execution_mode;
-        const agentPoolGiven = attributes["agent-pool-id"] !== undefined;
-        // Switching to remote drops the pool; otherwise an agent workspace keeps its pool unless given another.
-        const agentPoolId = agentPoolGiven
-            ? (attributes["agent-pool-id"] ?? null)
-            : mode === "remote"
-              ? null
-              : current.agent_pool_id;
-        problems.push(...executionProblems(db, current.organization, mode, agentPoolId, agentPoolGiven));
-        if (problems.length > 0) throw validationFailed(problems);
-
-        const workspace = db
-            .transaction(() => {
-                const pick = <T>(given: T | undefined, existing: T): T => (given === undefined ? existing : given);
-                sql(db, `UPDATE workspaces SET name = ?, description = ?, auto_apply = ?, execution_mode = ?, agent_pool_id = ?,
-                             execution_mode_overwritten = ?, agent_pool_overwritten = ?, source_name = ?, source_url = ?, updated_at = ?
-                         WHERE id = ?`).run(
-                    attributes.name ?? current.name,
-                    pick(attributes.description, current.description),
-                    attributes["auto-apply"] === undefined ? current.auto_apply : attributes["auto-apply"] ? 1 : 0,
-                    mode,
-                    agentPoolId,
-                    attributes["execution-mode"] !== undefined ? 1 : current.execution_mode_overwritten,
-                    agentPoolGiven || attributes["execution-mode"] !== undefined ? 1 : current.agent_pool_overwritten,
-                    pick(attributes["source-name"], current.source_name),
-                    pick(attributes["source-url"], current.source_url),
-                    now(),
-                    current.id,
-                );
-                return findWorkspace(db, current.id)!;
-            })
-            .immediate();
-        return workspaceDocument(db, principal, workspace);
-    });
-
-    api.delete<Params>("/workspaces/:id", async (request, reply) => {
-        const principal = principalOf(request);
-        db.transaction(() => {
-            const workspace = manageableWorkspace(db, principal, request.params.id!);
-            sql(db, "DELETE FROM workspaces WHERE id = ?").run(workspace.id);
-        }).immediate();
-        return reply.code(204).send();
-    });
 }

@@ -73,6 +73,7 @@ describe("credentials of the provider host", () => {
         const read = await failure(wrongToken.read(urn(wrongToken, "p"), "prj-0000000000000000", inputs("X Project")));
         const deleted = await failure(wrongToken.delete(urn(wrongToken, "p"), "prj-0000000000000000", inputs("X Project")));
         for (const error of [read, deleted]) {
+            expect(error.message).toMatch(/401/);
             expect(error.message).not.toContain(WRONG_TOKEN);
             expect(tokensIn(error.message)).toEqual([]);
         }

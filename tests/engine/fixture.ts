@@ -145,6 +145,32 @@ export async function startEngineFixture(
     };
 }
 
+/**
+ * The fixture of a test file: started before its first test and closed after its last one. The object is
+ * filled in by `beforeAll`, so use it inside tests and hooks only.
+ */
+export function useEngineFixture(options: Parameters<typeof startEngineFixture>[0] = {}): EngineFixture {
+    const fixture = {} as EngineFixture;
+    let started: EngineFixture | undefined;
+    beforeAll(async () => {
+        started = await startEngineFixture(options);
+        Object.assign(fixture, started);
+    }, SETUP_TIMEOUT_MS);
+    afterAll(async () => {
+        await started?.close();
+    });
+    return fixture;
+}
+
+/** The tag bindings of a project as a map, read over raw HTTP with the owners' token (not through the code under test). */
+export async function tagsOf(server: TestServer, projectId: string): Promise<Record<string, string>> {
+    const response = await server.request("GET", `/projects/${projectId}/tag-bindings`, { token: TOKENS.owners });
+    expect(response.status).toBe(200);
+    const tags: Record<string, string> = {};
+    for (const binding of response.body.data) tags[binding.attributes.key] = binding.attributes.value;
+    return tags;
+}
+
 /** Every secret a test must never see outside a secret: the seed's tokens and the admin token. */
 export const ALL_TOKENS: string[] = [...Object.values(TOKENS), "admin-token"];
 

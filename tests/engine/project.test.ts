@@ -5,15 +5,9 @@
  */
 import { isSecret, ProviderCallError, UNKNOWN, type PropertyMap } from "../support/providerHost";
 import { TOKENS } from "../support/seed";
-import { failure, SETUP_TIMEOUT_MS, startEngineFixture, tokensIn, TYPES, type EngineFixture } from "./fixture";
+import { failure, tagsOf as tagsOfProject, tokensIn, TYPES, useEngineFixture } from "./fixture";
 
-let fx: EngineFixture;
-beforeAll(async () => {
-    fx = await startEngineFixture();
-}, SETUP_TIMEOUT_MS);
-afterAll(async () => {
-    await fx?.close();
-});
+const fx = useEngineFixture();
 
 const urn = (name = "capture-project") => fx.host.urn(TYPES.project, name);
 /** The inputs the program registered (with its `__provider`), with some replaced. */
@@ -39,13 +33,7 @@ async function projectIdNamed(name: string): Promise<string> {
     return response.body.data[0].id as string;
 }
 
-async function tagsOf(projectId: string): Promise<Record<string, string>> {
-    const response = await fx.server.request("GET", `/projects/${projectId}/tag-bindings`, { token: TOKENS.owners });
-    expect(response.status).toBe(200);
-    const tags: Record<string, string> = {};
-    for (const binding of response.body.data) tags[binding.attributes.key] = binding.attributes.value;
-    return tags;
-}
+const tagsOf = (projectId: string) => tagsOfProject(fx.server, projectId);
 
 describe("wos:Project registration", () => {
     test("the program registers the type token pulumi-nodejs:dynamic/wos:Project", () => {
@@ -217,6 +205,13 @@ describe("wos:Project lifecycle through the provider host", () => {
         expect(await tagsOf(id)).toEqual({ team: "platform" });
         state = updated.outputs;
         checked = renamed;
+    });
+
+    test("Read by id alone (a get: the state holds only the serialized provider) reports the whole project", async () => {
+        const read = await fx.host.read(urn("by-id"), id, { __provider: checked.__provider });
+        expect(read.id).toBe(id);
+        expect(read.outputs).toEqual(state);
+        expect(read.inputs).toEqual(state);
     });
 
     test("a Create the service refuses fails with the service's reason and never the token", async () => {

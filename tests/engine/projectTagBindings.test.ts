@@ -5,9 +5,9 @@
  */
 import { isSecret, ProviderCallError, UNKNOWN, type PropertyMap } from "../support/providerHost";
 import { TOKENS } from "../support/seed";
-import { failure, SETUP_TIMEOUT_MS, startEngineFixture, tokensIn, TYPES, type EngineFixture } from "./fixture";
+import { failure, tagsOf as tagsOfProject, tokensIn, TYPES, useEngineFixture } from "./fixture";
 
-let fx: EngineFixture;
+const fx = useEngineFixture();
 let projectId = "";
 let otherProjectId = "";
 
@@ -30,12 +30,8 @@ async function makeProject(name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-    fx = await startEngineFixture();
     projectId = await makeProject("Tagged");
     otherProjectId = await makeProject("Tagged Too");
-}, SETUP_TIMEOUT_MS);
-afterAll(async () => {
-    await fx?.close();
 });
 
 const urn = (name = "capture-tags") => fx.host.urn(TYPES.projectTagBindings, name);
@@ -45,13 +41,7 @@ const programInputs = (overrides: PropertyMap = {}): PropertyMap => ({
     ...overrides,
 });
 
-async function tagsOf(id: string): Promise<Record<string, string>> {
-    const response = await fx.server.request("GET", `/projects/${id}/tag-bindings`, { token: TOKENS.owners });
-    expect(response.status).toBe(200);
-    const tags: Record<string, string> = {};
-    for (const binding of response.body.data) tags[binding.attributes.key] = binding.attributes.value;
-    return tags;
-}
+const tagsOf = (id: string) => tagsOfProject(fx.server, id);
 
 describe("wos:ProjectTagBindings registration", () => {
     test("the program registers the type token pulumi-nodejs:dynamic/wos:ProjectTagBindings", () => {
@@ -144,6 +134,16 @@ describe("wos:ProjectTagBindings lifecycle through the provider host", () => {
         expect(await tagsOf(projectId)).toEqual({ owner: "someone-else", "cost-center": "1234", tier: "gold" });
         state = updated.outputs;
         checked = news;
+    });
+
+    test("Read by the project's id alone (a get) reports every binding of the project", async () => {
+        const read = await fx.host.read(urn("by-id"), projectId, { __provider: checked.__provider });
+        expect(read.id).toBe(projectId);
+        expect(read.outputs).toEqual({
+            __provider: checked.__provider,
+            projectId,
+            tags: { owner: "someone-else", "cost-center": "1234", tier: "gold" },
+        });
     });
 
     test("a Create the service refuses fails with the service's reason and never the token", async () => {

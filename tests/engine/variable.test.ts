@@ -11,15 +11,9 @@
  */
 import { isSecret, ProviderCallError, secret, UNKNOWN, type PropertyMap } from "../support/providerHost";
 import { TOKENS, WORKSPACES } from "../support/seed";
-import { failure, SETUP_TIMEOUT_MS, startEngineFixture, tokensIn, TYPES, type EngineFixture } from "./fixture";
+import { failure, tokensIn, TYPES, useEngineFixture } from "./fixture";
 
-let fx: EngineFixture;
-beforeAll(async () => {
-    fx = await startEngineFixture();
-}, SETUP_TIMEOUT_MS);
-afterAll(async () => {
-    await fx?.close();
-});
+const fx = useEngineFixture();
 
 /** The value the capture program gave its sensitive variable (as plain text: the class must protect it). */
 const SENSITIVE_VALUE = "not-marked-secret-by-the-program";
@@ -171,6 +165,12 @@ describe("wos:Variable (plain) lifecycle through the provider host", () => {
         checked = news;
     });
 
+    test("Read by id alone (a get: the state holds only the serialized provider) finds the variable among all readable ones", async () => {
+        const read = await fx.host.read(urn("by-id"), id, { __provider: checked.__provider });
+        expect(read.id).toBe(id);
+        expect(read.outputs).toEqual(state);
+    });
+
     test("a Create the service refuses fails with the service's reason and never the token", async () => {
         const error = await failure(fx.host.create(urn("duplicate"), checked));
         expect(error).toBeInstanceOf(ProviderCallError);
@@ -220,16 +220,18 @@ describe("wos:Variable (sensitive) lifecycle through the provider host", () => {
         expect(newValue).toMatchObject({ changes: "some", replaces: [] });
     });
 
-    test("Diff replaces a sensitive variable whose key or category changes, or that stops being sensitive", async () => {
-        const cases: Array<[PropertyMap, string]> = [
-            [{ key: "DB_PASS" }, "key"],
-            [{ category: "infra" }, "category"],
-            [{ sensitive: false }, "sensitive"],
-            [{ workspaceId: WORKSPACES.appsLegacy }, "workspaceId"],
+    test("Diff replaces a sensitive variable whose key or category changes, or that stops being sensitive; it deletes first only when both would hold the same key", async () => {
+        const cases: Array<[PropertyMap, string, boolean]> = [
+            [{ key: "DB_PASS" }, "key", false],
+            [{ category: "infra" }, "category", false],
+            [{ sensitive: false }, "sensitive", true],
+            [{ workspaceId: WORKSPACES.appsLegacy }, "workspaceId", false],
+            // During preview: the workspace may turn out to be the same one, where the key is taken.
+            [{ workspaceId: UNKNOWN }, "workspaceId", true],
         ];
-        for (const [change, property] of cases) {
+        for (const [change, property, deleteBeforeReplace] of cases) {
             const result = await fx.host.diff(urn(name), id, state, { ...checked, ...change }, checked);
-            expect({ change, ...result }).toMatchObject({ change, changes: "some", replaces: [property] });
+            expect({ change, ...result }).toMatchObject({ change, changes: "some", replaces: [property], deleteBeforeReplace });
         }
     });
 
@@ -311,5 +313,18 @@ describe("wos:Variable create whose answer is lost after the service committed i
         expect((await fx.host.read(urn("half"), initFailure!.id, state, inputs)).id).toBe(initFailure!.id);
         await fx.host.delete(urn("half"), initFailure!.id, state, inputs);
         expect((await variablesOfWebApp()).filter((v) => v.attributes.key === "HALF_MADE")).toEqual([]);
+    });
+
+    test("a partial success of a sensitive variable leaves its value a secret in the state the engine stores", async () => {
+        await fx.server.addFault({ method: "POST", path: CREATE_PATH, times: 1, status: 503, afterCommit: true });
+        await fx.server.addFault({ method: "PATCH", path: "^/api/v2/vars/var-[^/]+$", times: 1, status: 422 });
+        const inputs = programInputs("capture-sensitive", { key: "HALF_SECRET", hcl: false, sensitive: true });
+        const error = await failure(fx.host.create(urn("half-secret"), inputs));
+        const initFailure = (error as ProviderCallError).initFailure!;
+        expect(initFailure.rawProperties.value).toBe(SENSITIVE_VALUE);
+        expect(initFailure.properties.value).toEqual(secret(SENSITIVE_VALUE));
+        expect(error.message).not.toContain(SENSITIVE_VALUE);
+        await fx.host.delete(urn("half-secret"), initFailure.id, initFailure.properties, inputs);
+        expect((await variablesOfWebApp()).filter((v) => v.attributes.key === "HALF_SECRET")).toEqual([]);
     });
 });

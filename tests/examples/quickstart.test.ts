@@ -1,7 +1,8 @@
 /**
  * The quickstart example (`examples/quickstart/`, which the root `Pulumi.yaml` runs) as a user has it:
  * compiled with its own `tsconfig.json` against the packed package's published typings, run under
- * `pulumi.runtime.setMocks` with the packed package, and deployed against the local service loaded with
+ * `pulumi.runtime.setMocks` with the packed package and the stack config the README sets (its lookup,
+ * `getProjectOutput`, reaches the real service), and deployed against the local service loaded with
  * the demo seed (`examples/seed.json`) through `@pulumi/pulumi`'s provider host, the way `pulumi up`,
  * a second `pulumi up`, `pulumi refresh` and `pulumi destroy` would.
  */
@@ -52,13 +53,27 @@ function compileExample(): string {
     return path.join(path.resolve(workDir, parsed.options.outDir ?? "."), "index.js");
 }
 
+/** The local service loaded with the demo seed: `getProjectOutput` reaches it while the program runs. */
+let server: TestServer;
+
 beforeAll(async () => {
     program = await packedProgram();
+    const seed = JSON.parse(fs.readFileSync(DEMO_SEED_PATH, "utf8")) as ServerOptions["seed"];
+    server = await startTestServer({ seed });
     const compiled = compileExample();
-    run = await runUnderMocks(program.dir, compiled, { project: "wos-quickstart", stack: "dev" });
+    // The stack config of the README's steps (`pulumi config set --secret wos:token ...`), plus the address.
+    run = await runUnderMocks(program.dir, compiled, {
+        project: "wos-quickstart",
+        stack: "dev",
+        env: {
+            PULUMI_CONFIG: JSON.stringify({ "wos:address": server.url, "wos:token": DEMO_TOKEN }),
+            PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(["wos:token"]),
+        },
+    });
 }, 240_000);
 
-afterAll(() => {
+afterAll(async () => {
+    await server?.close();
     if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -146,8 +161,21 @@ describe("examples/quickstart as a program", () => {
         expect(dbPassword.additionalSecretOutputs).toEqual(["value"]);
     });
 
-    test("exports the ids of both projects", () => {
-        expect(run.exports).toEqual({ platformProjectId: "platform-id", dataProjectId: "data-id" });
+    test("exports the ids of both projects, and the seed's project 'Apps' found by getProjectOutput in the service", async () => {
+        const listed = await server.request("GET", "/organizations/acme/projects?filter%5Bnames%5D=Apps", { token: DEMO_TOKEN });
+        const apps = listed.body.data[0];
+        expect(run.exports).toEqual({
+            platformProjectId: "platform-id",
+            dataProjectId: "data-id",
+            appsProject: {
+                id: apps.id,
+                organization: "acme",
+                name: "Apps",
+                workspaceCount: 1,
+                teamCount: apps.attributes["team-count"],
+                tags: {},
+            },
+        });
     });
 
     test("targets the demo seed: its organization and workspace exist in examples/seed.json", () => {
@@ -161,7 +189,6 @@ describe("examples/quickstart as a program", () => {
 });
 
 describe("examples/quickstart deployed against the demo seed through the provider host", () => {
-    let server: TestServer;
     let host: ProviderHost;
     /** What the "engine" keeps per resource: id, checked inputs, outputs. */
     const state = new Map<string, { urn: string; id: string; inputs: PropertyMap; outputs: PropertyMap }>();
@@ -178,15 +205,12 @@ describe("examples/quickstart deployed against the demo seed through the provide
     };
 
     beforeAll(async () => {
-        const seed = JSON.parse(fs.readFileSync(DEMO_SEED_PATH, "utf8")) as ServerOptions["seed"];
-        server = await startTestServer({ seed });
         host = await startProviderHost({ programDir: program.dir, project: "wos-quickstart", stack: "dev" });
         await host.configure({ "wos:address": server.url, "wos:token": secret(DEMO_TOKEN) });
     }, 120_000);
 
     afterAll(async () => {
         await host?.close();
-        await server?.close();
     });
 
     const raw = async (pathname: string) => {

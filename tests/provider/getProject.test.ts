@@ -15,6 +15,12 @@ beforeAll(async () => {
 afterAll(async () => {
     await server.close();
 });
+// No credentials but those a test sets: a WOS_TOKEN from the shell that runs jest must not leak in.
+beforeEach(() => {
+    delete process.env.WOS_ADDRESS;
+    delete process.env.WOS_TOKEN;
+    pulumi.runtime.setAllConfig({});
+});
 afterEach(() => {
     delete process.env.WOS_ADDRESS;
     delete process.env.WOS_TOKEN;

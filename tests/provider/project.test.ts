@@ -36,6 +36,7 @@ describe("check", () => {
     it.each([
         ["a missing organization", { name: "Apps Two" }, "organization", /required/],
         ["a missing name", { organization: "acme" }, "name", /required/],
+        ["a blank organization", { ...valid, organization: "  " }, "organization", /must not be empty/],
         ["a name under 3 characters", { ...valid, name: "ab" }, "name", /at least 3 characters/],
         ["a name over 40 characters", { ...valid, name: "a".repeat(41) }, "name", /at most 40 characters/],
         ["a name with a bad character", { ...valid, name: "apps/prod" }, "name", /only letters, numbers, spaces/],
@@ -264,6 +265,21 @@ describe("create, read, update, delete", () => {
         expect(read.props).toEqual({ organization: "acme", name: created.outs.name });
     });
 
+    it("reads a project by its id alone (a get or an import): organization, settings and every tag", async () => {
+        const created = await project.create(
+            await checked({ organization: "acme", name: uniqueName("Imported"), description: "d", autoDestroyActivityDuration: "2h" }),
+        );
+        await server().request("PATCH", `/projects/${created.id}/tag-bindings`, {
+            token: TOKEN,
+            body: { data: [{ type: "tag-bindings", attributes: { key: "team", value: "x" } }] },
+        });
+        const read = await project.read(created.id, {});
+        const expected = { organization: "acme", name: created.outs.name, description: "d", autoDestroyActivityDuration: "2h", tags: { team: "x" } };
+        expect(read).toEqual({ id: created.id, props: expected, inputs: expected });
+        // A program that declares the same project sees no change.
+        expect((await project.diff(created.id, read.props!, await checked({ ...expected }))).changes).toBe(false);
+    });
+
     it("reads a project deleted outside Pulumi as gone (no id)", async () => {
         const created = await project.create(await checked({ organization: "acme", name: uniqueName("Gone") }));
         expect((await server().request("DELETE", `/projects/${created.id}`, { token: TOKEN })).status).toBe(204);
@@ -361,6 +377,51 @@ describe("a create whose answer is lost", () => {
         expect(result.id).toBe(found[0].id);
         expect(result.outs).toEqual({ organization: "acme", name, description: "kept", tags: { team: "platform" } });
         expect(await projectTags(server(), result.id)).toEqual({ team: "platform" });
+    });
+
+    it.each([
+        ["a 503 before the commit", { status: 503 }],
+        ["a dropped connection before the commit", { reset: true }],
+    ])("never takes over a project that held the name before the create (%s): it fails and leaves that project alone", async (_what, fault) => {
+        const name = uniqueName("Theirs");
+        const theirs = await server().request("POST", "/organizations/acme/projects", {
+            token: TOKEN,
+            body: {
+                data: {
+                    type: "projects",
+                    attributes: { name, description: "someone else's", "auto-destroy-activity-duration": "7d" },
+                    relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "owner", value: "them" } }] } },
+                },
+            },
+        });
+        expect(theirs.status).toBe(201);
+        await server().addFault({ method: "POST", path: "^/api/v2/organizations/acme/projects$", times: 1, ...fault });
+        const error = await rejection(
+            project.create(await checked({ organization: "acme", name, description: "mine", tags: { team: "platform" } })),
+        );
+        expect(error.message).toMatch(new RegExp(`wos:Project '${name}' in organization 'acme': create failed`));
+        expect(error.message).toMatch(/existed before this create, so it is left alone/);
+        expect((error as { id?: string }).id).toBeUndefined();
+        const shown = await server().request("GET", `/projects/${theirs.body.data.id}`, { token: TOKEN });
+        expect(shown.body.data.attributes).toMatchObject({ description: "someone else's", "auto-destroy-activity-duration": "7d" });
+        expect(await projectTags(server(), theirs.body.data.id)).toEqual({ owner: "them" });
+        expect(await projectsNamed(server(), name)).toHaveLength(1);
+    });
+
+    it("keeps a project it found but could not finish as a partial success that carries the serialized provider", async () => {
+        const name = uniqueName("Half");
+        await server().addFault({ method: "POST", path: "^/api/v2/organizations/acme/projects$", times: 1, status: 503, afterCommit: true });
+        await server().addFault({ method: "PATCH", path: "^/api/v2/projects/prj-[^/]+$", times: 1, status: 422 });
+        const inputs = await checked({ organization: "acme", name, autoDestroyActivityDuration: "3d", tags: { team: "a" }, __provider: "serialized" });
+        const error = (await rejection(project.create(inputs))) as Error & { id?: string; properties?: Record<string, unknown> };
+        const found = await projectsNamed(server(), name);
+        expect(found).toHaveLength(1);
+        expect(error.message).toMatch(/create \(finishing the project found after a lost answer\) failed/);
+        expect(error.id).toBe(found[0].id);
+        expect(error.properties).toEqual({ organization: "acme", name, __provider: "serialized" });
+        // The next `up` compares the program with these outputs and applies what they lack.
+        const next = await project.diff(found[0].id, error.properties!, inputs);
+        expect(next).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     });
 
     it("fails, without inventing a project, when the service failed before committing", async () => {

@@ -139,6 +139,14 @@ describe("create, read, update, delete", () => {
         expect((await bindings.diff(projectId, read.props, created.outs)).changes).toBe(true);
     });
 
+    it("reads the bindings by the project's id alone (a get or an import): every binding of the project", async () => {
+        const projectId = await projectWithForeignTag();
+        await bindings.create(await checked({ projectId, tags: { a: "1" } }));
+        const read = await bindings.read(projectId, {});
+        const expected = { projectId, tags: { owner: "someone", a: "1" } };
+        expect(read).toEqual({ id: projectId, props: expected, inputs: expected });
+    });
+
     it("deletes its keys only, and deleting again succeeds", async () => {
         const projectId = await projectWithForeignTag();
         const created = await bindings.create(await checked({ projectId, tags: { a: "1", b: "2" } }));

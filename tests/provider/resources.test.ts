@@ -39,10 +39,10 @@ function settle<T>(output: pulumi.Output<T>): Promise<{ value: T; secret: boolea
 
 it("registers each resource with its stable type token pulumi-nodejs:dynamic/wos:<Name>", async () => {
     const apps = new wos.Project("apps", { organization: "acme", name: "Apps", tags: { team: "platform" } });
-    new wos.ProjectTagBindings("cost", { projectId: apps.id, tags: { "cost-center": "1234" } });
-    new wos.Variable("region", { workspaceId: "ws-1", key: "REGION", value: "eu", category: "env" });
-    await settle(apps.name);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const cost = new wos.ProjectTagBindings("cost", { projectId: apps.id, tags: { "cost-center": "1234" } });
+    const region = new wos.Variable("region", { workspaceId: "ws-1", key: "REGION", value: "eu", category: "env" });
+    // A resource's id resolves once the mock monitor has answered its registration.
+    await Promise.all([apps, cost, region].map((resource) => settle(resource.id)));
     const types = Object.fromEntries(registered.map((r) => [r.name, r.type]));
     expect(types).toMatchObject({
         apps: "pulumi-nodejs:dynamic/wos:Project",

@@ -89,6 +89,21 @@ describe("diff", () => {
     });
 
     it.each([
+        ["sensitive false in state, absent in the program", plain, { sensitive: undefined }],
+        ["sensitive absent in state, false in the program", { ...plain, sensitive: undefined }, {}],
+        ["hcl absent in state, false in the program", { ...plain, hcl: undefined }, {}],
+        ["an empty description in state, none in the program", { ...plain, description: "" }, {}],
+        ["no description in state, an empty one in the program", plain, { description: "" }],
+        ["an empty value in state, none in the program", { ...plain, value: "" }, { value: undefined }],
+    ])("reports no change for a default given one way and omitted the other: %s", async (_what, olds, change) => {
+        expect(await variable.diff("var-1", olds, { ...plain, ...change })).toEqual({
+            changes: false,
+            replaces: [],
+            deleteBeforeReplace: false,
+        });
+    });
+
+    it.each([
         ["value", plain, { value: "w" }],
         ["description", plain, { description: "new" }],
         ["hcl", plain, { hcl: true }],
@@ -111,6 +126,9 @@ describe("diff", () => {
         ["the category of a sensitive variable", secret, { category: "infra" }, ["category"], false],
         ["sensitive true to false (same key and category: delete first)", secret, { sensitive: false }, ["sensitive"], true],
         ["an unknown workspace (which may be the same one)", plain, { workspaceId: UNKNOWN }, ["workspaceId"], true],
+        ["a sensitive flag not known yet (it may turn false)", secret, { sensitive: UNKNOWN }, ["sensitive"], true],
+        ["a key of a sensitive variable not known yet (it may stay the same)", secret, { key: UNKNOWN }, ["key"], true],
+        ["the key of a sensitive variable moved to another workspace", secret, { workspaceId: "ws-2", key: "B" }, ["workspaceId", "key"], false],
     ])("replaces the variable for %s", async (_what, olds, change, replaces, deleteBeforeReplace) => {
         expect(await variable.diff("var-1", olds, { ...olds, ...change })).toEqual({ changes: true, replaces, deleteBeforeReplace });
     });
@@ -168,6 +186,15 @@ describe("create, read, update, delete", () => {
         const created = await variable.create(await checked({ workspaceId: WORKSPACE, key: uniqueKey("GONE"), category: "env" }));
         expect((await server().request("DELETE", `/vars/${created.id}`, { token: TOKEN })).status).toBe(204);
         expect((await variable.read(created.id, created.outs)).id).toBeUndefined();
+    });
+
+    it("reads a variable whose workspace was deleted outside Pulumi as gone, and deleting it then succeeds", async () => {
+        const created = await variable.create(
+            await checked({ workspaceId: WORKSPACES.defaultProject, key: uniqueKey("ORPHAN"), category: "env" }),
+        );
+        expect((await server().request("DELETE", `/workspaces/${WORKSPACES.defaultProject}`, { token: TOKEN })).status).toBe(204);
+        expect(await variable.read(created.id, created.outs)).toEqual({});
+        await expect(variable.delete(created.id, created.outs)).resolves.toBeUndefined();
     });
 
     it("reads a variable without a workspace in state (an import) by looking among all variables", async () => {
@@ -240,6 +267,35 @@ describe("a create whose answer is lost", () => {
         expect(raw).toHaveLength(1);
         expect(created.id).toBe(raw[0].id);
         expect(created.outs).toEqual({ workspaceId: WORKSPACE, key, value: "s3cret", category: "env", hcl: false, sensitive: true });
+    });
+
+    it.each([
+        ["a 503 before the commit", { status: 503 }],
+        ["a dropped connection before the commit", { reset: true }],
+    ])("never takes over a variable that held the key before the create (%s): it fails and leaves that variable alone", async (_what, fault) => {
+        const key = uniqueKey("THEIRS");
+        const theirs = await server().request("POST", "/vars", {
+            token: TOKEN,
+            body: {
+                data: {
+                    type: "vars",
+                    attributes: { key, value: "their-value", category: "env", description: "theirs" },
+                    relationships: { workspace: { data: { type: "workspaces", id: WORKSPACE } } },
+                },
+            },
+        });
+        expect(theirs.status).toBe(201);
+        await server().addFault({ method: "POST", path: "^/api/v2/vars$", times: 1, ...fault });
+        const error = await rejection(
+            variable.create(await checked({ workspaceId: WORKSPACE, key, value: "s3cret", category: "env", sensitive: true })),
+        );
+        expect(error.message).toMatch(new RegExp(`wos:Variable '${key}' \\(env\\) in workspace ${WORKSPACE}: create failed`));
+        expect(error.message).toMatch(/existed before this create, so it is left alone/);
+        expect(error.message).not.toContain("s3cret");
+        expect((error as { id?: string }).id).toBeUndefined();
+        const raw = await variablesWithKey(key);
+        expect(raw).toHaveLength(1);
+        expect(raw[0].attributes).toMatchObject({ value: "their-value", description: "theirs", sensitive: false });
     });
 
     it("fails without inventing a variable when the service failed before committing", async () => {

@@ -18,7 +18,7 @@ import {
     WosValidationError,
 } from "../../sdk";
 import { startTestServer, type TestServer } from "../support/server";
-import { TOKENS } from "../support/seed";
+import { TOKENS, WORKSPACES } from "../support/seed";
 
 let server: TestServer;
 
@@ -56,7 +56,8 @@ function client(token: string) {
 
 describe("errors by kind", () => {
     it("a 422 is a WosValidationError whose message names the field by its pointer", async () => {
-        const error = await failure(client(TOKENS.owners).projects.create("acme", { name: "x!" }));
+        // A rule only the service can judge (the name is taken), so the request is sent.
+        const error = await failure(client(TOKENS.owners).projects.create("acme", { name: "Apps" }));
         expect(error).toBeInstanceOf(WosValidationError);
         expect(WosValidationError.isInstance(error)).toBe(true);
         expect(error.status).toBe(422);
@@ -110,16 +111,28 @@ describe("errors by kind", () => {
     });
 
     it("the path of an error never carries the query string", async () => {
-        const error = await failure(client(TOKENS.owners).projects.list("acme", { pageNumber: 0 }));
-        expect(error.status).toBe(400);
-        expect(error.kind).toBe("bad_request");
-        expect(error.path).toBe("/organizations/acme/projects");
+        const error = await failure(client(TOKENS.owners).projects.list("globex", { pageSize: 5, names: ["x"] }));
+        expect(error.status).toBe(404);
+        expect(error.kind).toBe("not_found");
+        expect(error.path).toBe("/organizations/globex/projects");
     });
 
     it("redacts the token even where the caller put it into the request itself", async () => {
         const token = TOKENS.owners;
         const error = await failure(client(token).projects.read(token));
         expect(WosNotFoundError.isInstance(error)).toBe(true);
+        expectNoToken(error, token);
+    });
+
+    it("redacts the token from the service's error objects when the service echoes it back", async () => {
+        // The service quotes an unknown agent pool id in its detail; here the caller pasted the token there.
+        const token = TOKENS.owners;
+        const error = await failure(
+            client(token).workspaces.update(WORKSPACES.appsLegacy, { executionMode: "agent", agentPoolId: token }),
+        );
+        expect(WosValidationError.isInstance(error)).toBe(true);
+        const poolError = error.errors.find((item) => item.source?.pointer === "/data/attributes/agent-pool-id");
+        expect(poolError?.detail).toContain("'[REDACTED]'");
         expectNoToken(error, token);
     });
 
@@ -145,8 +158,10 @@ describe("connection failures and unexpected answers", () => {
 
     it("an answer that does not match the schema is a WosInvalidResponseError naming the field", async () => {
         // Not the local service (which never answers this): a stand-in for a server that changed a field's type.
-        const odd = http.createServer((_request, response) => {
-            response.writeHead(200, { "content-type": "application/vnd.api+json" });
+        // It also echoes the bearer token in its request id: that must not reach the error either.
+        const odd = http.createServer((request, response) => {
+            const echoed = String(request.headers.authorization ?? "").replace(/^Bearer /, "");
+            response.writeHead(200, { "content-type": "application/vnd.api+json", "x-request-id": `req-${echoed}` });
             response.end(JSON.stringify({ data: { id: "prj-1", type: "projects", attributes: { name: 42 } } }));
         });
         await new Promise<void>((resolve) => odd.listen(0, "127.0.0.1", resolve));
@@ -158,6 +173,7 @@ describe("connection failures and unexpected answers", () => {
             expect(error.message).toContain("data.attributes.name");
             expect(error.message).not.toMatch(/ZodError|"code":/);
             expect(error.status).toBe(200);
+            expect(error.requestId).toBe("req-[REDACTED]");
             expectNoToken(error, token);
         } finally {
             await new Promise((resolve) => odd.close(resolve));

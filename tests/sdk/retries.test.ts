@@ -6,6 +6,7 @@
 import {
     WosClient,
     WosConnectionError,
+    WosNotFoundError,
     WosRateLimitError,
     WosServerError,
     type Project,
@@ -66,86 +67,6 @@ async function newProject(): Promise<Project> {
 function escapeRegExp(text: string) {
     return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-
-describe("429: always retried, waiting what the headers say", () => {
-    it("survives a storm of three 429s with X-RateLimit-Reset, calling onRetry three times with that wait", async () => {
-        await server.addFault({
-            method: "POST",
-            path: CREATE_PROJECT,
-            times: 3,
-            status: 429,
-            headers: { "X-RateLimit-Reset": "0.05" },
-        });
-        const { client, retries } = recordingClient({ maxRetryDelayMs: 5000 });
-        const name = uniqueName();
-        const project = await client.projects.create("acme", { name });
-        expect(project.name).toBe(name);
-        expect(retries).toHaveLength(3);
-        expect(retries.map((retry) => retry.attempt)).toEqual([1, 2, 3]);
-        for (const retry of retries) {
-            expect(retry).toMatchObject({
-                reason: "rate_limited",
-                status: 429,
-                delayMs: 50,
-                delaySource: "x-ratelimit-reset",
-                method: "POST",
-                path: "/organizations/acme/projects",
-            });
-        }
-        // A 429 is refused before any work, so the retried create made exactly one project.
-        expect(await projectsNamed(name)).toHaveLength(1);
-    });
-
-    it("prefers Retry-After and caps it at maxRetryDelayMs", async () => {
-        await server.addFault({
-            method: "GET",
-            path: "^/api/v2/organizations/acme/projects$",
-            times: 2,
-            status: 429,
-            headers: { "Retry-After": "1", "X-RateLimit-Reset": "0.5" },
-        });
-        const { client, retries } = recordingClient({ maxRetryDelayMs: 20 });
-        await client.projects.list("acme");
-        expect(retries.map((retry) => [retry.delaySource, retry.delayMs])).toEqual([
-            ["retry-after", 20],
-            ["retry-after", 20],
-        ]);
-    });
-
-    it("throws a WosRateLimitError with the service's error objects once maxRetries is used up", async () => {
-        await server.addFault({ method: "GET", path: "^/api/v2/projects/", times: 10, status: 429, headers: { "Retry-After": "0" } });
-        const { client, retries } = recordingClient({ maxRetries: 2 });
-        const error = await client.projects.read("prj-whatever00000001").catch((e: unknown) => e);
-        expect(WosRateLimitError.isInstance(error)).toBe(true);
-        expect((error as WosRateLimitError).status).toBe(429);
-        expect((error as WosRateLimitError).errors[0].status).toBe("429");
-        expect(retries).toHaveLength(2);
-    });
-
-    it("waits out the service's real rate limit (rateLimit option) and every request succeeds", async () => {
-        const limited = await startTestServer({ rateLimit: 3 });
-        try {
-            const retries: RetryInfo[] = [];
-            const client = new WosClient({
-                address: limited.url,
-                token: TOKENS.owners,
-                maxRetries: 10,
-                maxRetryDelayMs: 2000,
-                onRetry: (info) => retries.push(info),
-            });
-            const results = await Promise.all(Array.from({ length: 7 }, () => client.projects.list("acme", { pageSize: 1 })));
-            expect(results.every((page) => page.items.length === 1)).toBe(true);
-            expect(retries.length).toBeGreaterThan(0);
-            for (const retry of retries) {
-                expect(retry.reason).toBe("rate_limited");
-                expect(["retry-after", "x-ratelimit-reset"]).toContain(retry.delaySource);
-                expect(retry.delayMs).toBeLessThanOrEqual(2000);
-            }
-        } finally {
-            await limited.close();
-        }
-    });
-});
 
 describe("5xx: retried only where a repeat cannot duplicate work", () => {
     it("retries a GET through two 503s", async () => {
@@ -274,6 +195,28 @@ describe("a lost answer after the service committed", () => {
         expect(await projectsNamed(name)).toHaveLength(1);
     });
 
+    it("retries the upsert PATCH of tag bindings whose answer is lost: the result is what one PATCH gives", async () => {
+        const project = await probeClient().projects.create("acme", { name: uniqueName("tags"), tagBindings: [{ key: "keep", value: "1" }] });
+        await server.addFault({ method: "PATCH", path: `^/api/v2/projects/${project.id}/tag-bindings$`, times: 1, afterCommit: true, status: 503 });
+        const { client, retries } = recordingClient();
+        const written = await client.projects.addTagBindings(project.id, [{ key: "env", value: "prod" }]);
+        expect(retries).toHaveLength(1);
+        expect(written.map(({ key, value }) => ({ key, value }))).toEqual([{ key: "env", value: "prod" }]);
+        const all = await client.projects.listTagBindings(project.id);
+        expect(all.map(({ key, value }) => `${key}=${value}`).sort()).toEqual(["env=prod", "keep=1"]);
+    });
+
+    it("retries a PATCH /vars whose answer is lost: the variable holds the new value once", async () => {
+        const variable = await probeClient().variables.create({ workspaceId: WORKSPACES.staging, key: uniqueName("v").replace(/-/g, "_"), value: "1", category: "env" });
+        await server.addFault({ method: "PATCH", path: `^/api/v2/vars/${variable.id}$`, times: 1, afterCommit: true, reset: true });
+        const { client, retries } = recordingClient();
+        const updated = await client.variables.update(variable.id, { value: "2" });
+        expect(retries).toEqual([expect.objectContaining({ reason: "connection_failed", code: "ECONNRESET" })]);
+        expect(updated).toMatchObject({ id: variable.id, key: variable.key, value: "2" });
+        const listed = await client.variables.read(WORKSPACES.staging, variable.id);
+        expect(listed.value).toBe("2");
+    });
+
     it("treats a DELETE as done when its answer is lost and the retry finds the project gone", async () => {
         const project = await newProject();
         await server.addFault({
@@ -287,5 +230,96 @@ describe("a lost answer after the service committed", () => {
         await expect(client.projects.delete(project.id)).resolves.toBeUndefined();
         expect(retries).toHaveLength(1);
         expect(await projectsNamed(project.name)).toHaveLength(0);
+    });
+
+    it("does not treat a 404 after a 429 as done: a 429 did no work, so the project never existed", async () => {
+        const missing = "prj-neverexisted00001";
+        await server.addFault({ method: "DELETE", path: `^/api/v2/projects/${missing}$`, times: 1, status: 429, headers: { "Retry-After": "0" } });
+        const { client, retries } = recordingClient();
+        const error = await client.projects.delete(missing).catch((e: unknown) => e);
+        expect(retries).toEqual([expect.objectContaining({ reason: "rate_limited" })]);
+        expect(WosNotFoundError.isInstance(error)).toBe(true);
+    });
+});
+
+// Last on purpose: its real rate-limit wait lets the delayed requests of the timeout tests end before the
+// server closes, so no timer of theirs outlives the file.
+describe("429: always retried, waiting what the headers say", () => {
+    it("survives a storm of three 429s with X-RateLimit-Reset, calling onRetry three times with that wait", async () => {
+        await server.addFault({
+            method: "POST",
+            path: CREATE_PROJECT,
+            times: 3,
+            status: 429,
+            headers: { "X-RateLimit-Reset": "0.05" },
+        });
+        const { client, retries } = recordingClient({ maxRetryDelayMs: 5000 });
+        const name = uniqueName();
+        const project = await client.projects.create("acme", { name });
+        expect(project.name).toBe(name);
+        expect(retries).toHaveLength(3);
+        expect(retries.map((retry) => retry.attempt)).toEqual([1, 2, 3]);
+        for (const retry of retries) {
+            expect(retry).toMatchObject({
+                reason: "rate_limited",
+                status: 429,
+                delayMs: 50,
+                delaySource: "x-ratelimit-reset",
+                method: "POST",
+                path: "/organizations/acme/projects",
+            });
+        }
+        // A 429 is refused before any work, so the retried create made exactly one project.
+        expect(await projectsNamed(name)).toHaveLength(1);
+    });
+
+    it("prefers Retry-After and caps it at maxRetryDelayMs", async () => {
+        await server.addFault({
+            method: "GET",
+            path: "^/api/v2/organizations/acme/projects$",
+            times: 2,
+            status: 429,
+            headers: { "Retry-After": "1", "X-RateLimit-Reset": "0.5" },
+        });
+        const { client, retries } = recordingClient({ maxRetryDelayMs: 20 });
+        await client.projects.list("acme");
+        expect(retries.map((retry) => [retry.delaySource, retry.delayMs])).toEqual([
+            ["retry-after", 20],
+            ["retry-after", 20],
+        ]);
+    });
+
+    it("throws a WosRateLimitError with the service's error objects once maxRetries is used up", async () => {
+        await server.addFault({ method: "GET", path: "^/api/v2/projects/", times: 10, status: 429, headers: { "Retry-After": "0" } });
+        const { client, retries } = recordingClient({ maxRetries: 2 });
+        const error = await client.projects.read("prj-whatever00000001").catch((e: unknown) => e);
+        expect(WosRateLimitError.isInstance(error)).toBe(true);
+        expect((error as WosRateLimitError).status).toBe(429);
+        expect((error as WosRateLimitError).errors[0].status).toBe("429");
+        expect(retries).toHaveLength(2);
+    });
+
+    it("waits out the service's real rate limit (rateLimit option) and every request succeeds", async () => {
+        const limited = await startTestServer({ rateLimit: 3 });
+        try {
+            const retries: RetryInfo[] = [];
+            const client = new WosClient({
+                address: limited.url,
+                token: TOKENS.owners,
+                maxRetries: 10,
+                maxRetryDelayMs: 2000,
+                onRetry: (info) => retries.push(info),
+            });
+            const results = await Promise.all(Array.from({ length: 7 }, () => client.projects.list("acme", { pageSize: 1 })));
+            expect(results.every((page) => page.items.length === 1)).toBe(true);
+            expect(retries.length).toBeGreaterThan(0);
+            for (const retry of retries) {
+                expect(retry.reason).toBe("rate_limited");
+                expect(["retry-after", "x-ratelimit-reset"]).toContain(retry.delaySource);
+                expect(retry.delayMs).toBeLessThanOrEqual(2000);
+            }
+        } finally {
+            await limited.close();
+        }
     });
 });

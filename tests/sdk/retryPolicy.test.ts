@@ -117,6 +117,15 @@ describe("request building", () => {
         expect(() => new WosClient({ token: "" })).toThrow(/token/);
     });
 
+    it.each([
+        ["maxRetries", -1],
+        ["maxRetries", 1.5],
+        ["maxRetryDelayMs", Number.NaN],
+        ["timeoutMs", 0],
+    ])("refuses options.%s = %p when the client is built, not at the first request", (name, value) => {
+        expect(() => new WosClient({ token: "t", [name]: value })).toThrow(new RegExp(`options\\.${name} must be a whole number`));
+    });
+
     it("percent-encodes bracketed parameter names, commas and spaces, and leaves out undefined values", () => {
         expect(queryString({ "filter[names]": ["Default Project", "Apps"], "page[number]": 2, q: undefined })).toBe(
             "?filter%5Bnames%5D=Default%20Project%2CApps&page%5Bnumber%5D=2",

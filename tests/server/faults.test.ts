@@ -178,7 +178,7 @@ describe("without an admin token", () => {
         // Started directly: the test helper always sets an admin token.
         plain = await startServer({
             dataPath: ":memory:",
-            seed: testSeed() as never,
+            seed: testSeed(),
             logLevel: "silent",
             host: "127.0.0.1",
             port: 0,

@@ -78,6 +78,16 @@ function isPlainObject(value: unknown): value is PropertyMap {
     return typeof value === "object" && value !== null && !Array.isArray(value) && !isSecret(value);
 }
 
+/** A partial success (ErrorResourceInitFailed): the resource exists, and the engine keeps it in state. */
+export interface InitFailure {
+    id: string;
+    /** The outputs the engine stores: secrets marked as the engine marks them (see {@link annotateSecrets}). */
+    properties: PropertyMap;
+    /** The host's raw answer, before that marking. */
+    rawProperties: PropertyMap;
+    reasons: string[];
+}
+
 /** A gRPC call that failed: the host's message, the status code, and a partial-success payload if any. */
 export class ProviderCallError extends Error {
     constructor(
@@ -85,7 +95,7 @@ export class ProviderCallError extends Error {
         readonly code: number,
         readonly details: string,
         /** Present when `create`/`update` threw an error carrying `id` and `properties` (ErrorResourceInitFailed). */
-        readonly initFailure?: { id: string; properties: PropertyMap; reasons: string[] },
+        readonly initFailure?: InitFailure,
     ) {
         super(`${method} failed (gRPC status ${code}): ${details}`);
         this.name = "ProviderCallError";
@@ -350,11 +360,8 @@ export class ProviderHost {
             for (const any of status.getDetailsList()) {
                 if (!String(any.getTypeUrl()).endsWith("pulumirpc.ErrorResourceInitFailed")) continue;
                 const failure = provproto.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
-                initFailure = {
-                    id: failure.getId(),
-                    properties: ProviderHost.fromStruct(failure.getProperties()),
-                    reasons: failure.getReasonsList(),
-                };
+                const properties = ProviderHost.fromStruct(failure.getProperties());
+                initFailure = { id: failure.getId(), properties, rawProperties: properties, reasons: failure.getReasonsList() };
             }
         }
         return new ProviderCallError(method, error.code, String(error.details ?? error.message), initFailure);
@@ -445,7 +452,9 @@ export class ProviderHost {
         request.setProperties(this.outgoing(inputs));
         request.setTimeout(this.callTimeoutMs / 1000);
         request.setPreview(false);
-        const response = await this.call<any>("create", request);
+        const response = await this.call<any>("create", request).catch((error) => {
+            throw this.withEngineSecrets(error, inputs);
+        });
         const rawOutputs = ProviderHost.fromStruct(response.getProperties());
         return {
             id: response.getId(),
@@ -493,7 +502,9 @@ export class ProviderHost {
         request.setOldInputs(this.outgoing(oldInputs));
         request.setTimeout(this.callTimeoutMs / 1000);
         request.setPreview(false);
-        const response = await this.call<any>("update", request);
+        const response = await this.call<any>("update", request).catch((error) => {
+            throw this.withEngineSecrets(error, newInputs);
+        });
         const rawOutputs = ProviderHost.fromStruct(response.getProperties());
         return {
             rawOutputs,
@@ -511,6 +522,17 @@ export class ProviderHost {
         request.setOldInputs(this.outgoing(oldInputs));
         request.setTimeout(this.callTimeoutMs / 1000);
         await this.call<unknown>("delete", request);
+    }
+
+    /**
+     * The engine stores a partial success's properties as the resource's outputs, marking them secret as it
+     * marks a successful answer's (`provider_plugin.go` Create and Update).
+     */
+    private withEngineSecrets(error: unknown, inputs: PropertyMap): unknown {
+        if (error instanceof ProviderCallError && error.initFailure && !this.acceptSecrets) {
+            error.initFailure.properties = annotateSecrets(error.initFailure.rawProperties, inputs);
+        }
+        return error;
     }
 
     private setIdentity(request: any, urn: string): void {

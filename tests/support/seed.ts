@@ -3,6 +3,8 @@
  * a user on two teams, and workspaces spread over projects so that moves, counts and deletes have
  * something to work on. Tokens are named after what they may do.
  */
+import type { SeedFile } from "../../server/seed";
+
 export const TOKENS = {
     acmeOrganization: "org-acme-token",
     owners: "team-owners-token",
@@ -39,7 +41,7 @@ export const REGISTRY_MODULES = {
 } as const;
 
 /** The seed file, in the format of `local-service.md`. */
-export function testSeed() {
+export function testSeed(): SeedFile {
     return {
         organizations: [
             {
