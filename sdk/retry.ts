@@ -109,16 +109,18 @@ export function retryReason(error: Pick<AxiosError, "response" | "code" | "confi
 
 /**
  * The wait before repeat number `attempt` (1-based): the answer's `Retry-After`, else its
- * `X-RateLimit-Reset`, else exponential backoff with jitter; never more than `maxRetryDelayMs`.
+ * `X-RateLimit-Reset`, else exponential backoff with jitter; never more than `maxRetryDelayMs`. `random`
+ * and `now` stand in for `Math.random` and `Date.now`.
  */
 export function retryDelay(
     attempt: number,
     headers: Record<string, unknown> | undefined,
     maxRetryDelayMs: number,
     random: () => number = Math.random,
+    now: () => number = Date.now,
 ): { delayMs: number; source: RetryDelaySource } {
     const cap = (ms: number) => Math.max(0, Math.min(Math.ceil(ms), maxRetryDelayMs));
-    const retryAfter = parseRetryAfter(headerValue(headers, "retry-after"));
+    const retryAfter = parseRetryAfter(headerValue(headers, "retry-after"), now);
     if (retryAfter !== undefined) return { delayMs: cap(retryAfter), source: "retry-after" };
     const reset = parseSeconds(headerValue(headers, "x-ratelimit-reset"));
     if (reset !== undefined) return { delayMs: cap(reset * 1000), source: "x-ratelimit-reset" };
@@ -212,12 +214,12 @@ function headerValue(headers: Record<string, unknown> | undefined, name: string)
 }
 
 /** `Retry-After` as milliseconds: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-function parseRetryAfter(value: string | undefined): number | undefined {
+function parseRetryAfter(value: string | undefined, now: () => number): number | undefined {
     if (value === undefined || value === "") return undefined;
     const seconds = parseSeconds(value);
     if (seconds !== undefined) return seconds * 1000;
     const date = Date.parse(value);
-    return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+    return Number.isNaN(date) ? undefined : Math.max(0, date - now());
 }
 
 function parseSeconds(value: string | undefined): number | undefined {

@@ -140,6 +140,7 @@ export function projectFromWire(wire: z.output<ReturnType<typeof projectResource
     const workspaceCount = attributes["workspace-count"];
     const teamCount = attributes["team-count"];
     const organization = wire.relationships?.organization?.data?.id;
+    const permissions = attributes.permissions ?? {};
     return {
         /** `prj-...` */
         id: wire.id,
@@ -147,9 +148,9 @@ export function projectFromWire(wire: z.output<ReturnType<typeof projectResource
         description: attributes.description ?? null,
         /** The caller's own permissions on the project; each one only where the answer carries it. */
         permissions: {
-            canUpdate: attributes.permissions?.["can-update"],
-            canDestroy: attributes.permissions?.["can-destroy"],
-            canCreateWorkspace: attributes.permissions?.["can-create-workspace"],
+            ...(permissions["can-update"] !== undefined && { canUpdate: permissions["can-update"] }),
+            ...(permissions["can-destroy"] !== undefined && { canDestroy: permissions["can-destroy"] }),
+            ...(permissions["can-create-workspace"] !== undefined && { canCreateWorkspace: permissions["can-create-workspace"] }),
         },
         /** Only `show` returns it; absent means the answer did not say, `null` that none is set. */
         ...(duration !== undefined && { autoDestroyActivityDuration: duration }),

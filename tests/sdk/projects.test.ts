@@ -47,7 +47,11 @@ describe("Projects", () => {
         expect(created.name).toBe(name);
         expect(created.description).toBe("made by the SDK");
         expect(created.organization).toBe("acme");
-        expect(created.permissions.canUpdate).toBe(true);
+        // The create answer carries only can-update and no counts: what it lacks is left out, not `undefined`.
+        expect(created.permissions).toEqual({ canUpdate: true });
+        expect(Object.keys(created.permissions)).toEqual(["canUpdate"]);
+        expect(created).not.toHaveProperty("workspaceCount");
+        expect(created).not.toHaveProperty("autoDestroyActivityDuration");
 
         const read = await owners.projects.read(created.id);
         expect(read).toMatchObject({ id: created.id, name, description: "made by the SDK", autoDestroyActivityDuration: "14d" });

@@ -69,11 +69,10 @@ describe("retryDelay: how long to wait before a repeat", () => {
     });
 
     it("accepts Retry-After as an HTTP date", () => {
-        const inFiveSeconds = new Date(Date.now() + 5000).toUTCString();
-        const delay = retryDelay(1, { "Retry-After": inFiveSeconds }, 30_000);
-        expect(delay.source).toBe("retry-after");
-        expect(delay.delayMs).toBeGreaterThan(3000);
-        expect(delay.delayMs).toBeLessThanOrEqual(5000);
+        const now = Date.parse("Sat, 21 Nov 2026 06:00:00 GMT");
+        const delay = retryDelay(1, { "Retry-After": "Sat, 21 Nov 2026 06:00:05 GMT" }, 30_000, Math.random, () => now);
+        expect(delay).toEqual({ delayMs: 5000, source: "retry-after" });
+        expect(retryDelay(1, { "Retry-After": "Sat, 21 Nov 2026 05:59:00 GMT" }, 30_000, Math.random, () => now).delayMs).toBe(0);
     });
 
     it("falls back to fractional X-RateLimit-Reset seconds", () => {

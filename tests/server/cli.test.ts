@@ -139,6 +139,40 @@ describe("wos-server command line", () => {
         expect(await stop(second)).toBe(0);
     });
 
+    test("a write checks its rules inside its own transaction: a name another writer commits meanwhile is a 422, not a conflict", async () => {
+        // Another writer on the same file (as a second wos-server would be) holds the write lock with an
+        // uncommitted project of the name the service is then asked to create. The service's write waits
+        // for the lock; once the other commits, the name must be found taken (422 at the name), which only
+        // holds when the check runs in the same transaction as the insert. The pause only lets the request
+        // arrive while the lock is held: a late request meets the committed row and answers 422 all the same.
+        const data = join(workDir, "shared", "wos.db");
+        const server = await startCli(["--port", "0", "--data", data, "--seed", EXAMPLE_SEED]);
+        const other = new Database(data);
+        try {
+            other.pragma("busy_timeout = 5000");
+            other.exec("BEGIN IMMEDIATE");
+            const timestamp = new Date().toISOString();
+            other.prepare("INSERT INTO projects (id, organization, name, created_at, updated_at) VALUES (?, 'acme', 'Held Name', ?, ?)")
+                .run("prj-heldbyanother01", timestamp, timestamp);
+            const answer = api(server, "/organizations/acme/projects", "team-owners-secret", {
+                method: "POST",
+                body: JSON.stringify({ data: { type: "projects", attributes: { name: "held name" } } }),
+            });
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            other.exec("COMMIT");
+            const response = await answer;
+            const body = (await response.json()) as { errors: { detail?: string; source?: { pointer?: string } }[] };
+            expect({ status: response.status, errors: body.errors.map((error) => [error.source?.pointer, error.detail]) }).toEqual({
+                status: 422,
+                errors: [["/data/attributes/name", "Name has already been taken"]],
+            });
+        } finally {
+            if (other.inTransaction) other.exec("ROLLBACK");
+            other.close();
+        }
+        expect(await stop(server)).toBe(0);
+    });
+
     test("applying the same seed file twice changes nothing in the database", async () => {
         const data = join(workDir, "seeded-twice.db");
         const first = await startCli(["--port", "0", "--data", data, "--seed", EXAMPLE_SEED]);

@@ -292,7 +292,7 @@ async function send(endpoint: Endpoint, sent: Sent): Promise<HttpResponse> {
 }
 
 describe.each(ENDPOINTS.map((endpoint) => [endpoint.label, endpoint] as const))("%s under fuzzed bodies", (_label, endpoint) => {
-    test("never answers 5xx; every error is a JSON:API error document; a refused request writes nothing", async () => {
+    test("never answers 5xx; errors are JSON:API documents; a refusal writes nothing; an acceptance reads back as answered", async () => {
         let state = await snapshot(server);
         await fc.assert(
             fc.asyncProperty(bodies(endpoint), async (sent) => {

@@ -143,16 +143,48 @@ describe("pagination", () => {
     });
 
     test.each([
-        ["page[size]=5&page[size]=6"],
-        ["page[number]=1&page[number]=2"],
-        ["q=a&q=b"],
-        ["filter[names]=Apps&filter[names]=Empty"],
-        ["sort=name&sort=-name"],
-        ["page[number]=99999999999999999999"],
-    ])("a hostile query (%s) never answers a 5xx", async (query) => {
-        const response = await owners.get(`${LIST}?${query}`);
-        expect(response.status).toBeLessThan(500);
-        if (response.status >= 400) expectErrors(response, response.status);
+        ["page[size]=5&page[size]=6", "page[size]"],
+        ["page[number]=1&page[number]=2", "page[number]"],
+        ["page[number]=1&page%5Bnumber%5D=2", "page[number]"],
+        ["q=a&q=b", "q"],
+        ["filter[names]=Apps&filter[names]=Empty", "filter[names]"],
+        ["sort=name&sort=-name", "sort"],
+        ["sort=created-at", "sort"],
+        ["page[number]=99999999999999999999", "page[number]"],
+    ])("a hostile query (%s) answers 400 with source.parameter %s, not a 5xx", async (query, parameter) => {
+        const [error] = expectErrors(await owners.get(`${LIST}?${query}`), 400);
+        expect(error.source).toEqual({ parameter });
+    });
+
+    test("a page past the last one is empty; prev-page is the page before it (as the hosted service answers), next-page null", async () => {
+        const response = await owners.get(`${LIST}?page[size]=10&page[number]=7`);
+        expectStatus(response, 200);
+        expect(response.body.data).toEqual([]);
+        expect(pagination(response)).toEqual({
+            "current-page": 7,
+            "page-size": 10,
+            "prev-page": 6,
+            "next-page": null,
+            "total-pages": 3,
+            "total-count": 29,
+        });
+        expect(absoluteListLink(response.body.links.prev).get("page[number]")).toBe("6");
+        expect(response.body.links.next).toBeNull();
+        expect(absoluteListLink(response.body.links.last).get("page[number]")).toBe("3");
+    });
+
+    test("a list that matches nothing has one empty page", async () => {
+        const response = await owners.get(`${LIST}?q=zzz-nothing`);
+        expect(pagination(response)).toEqual({
+            "current-page": 1,
+            "page-size": 20,
+            "prev-page": null,
+            "next-page": null,
+            "total-pages": 1,
+            "total-count": 0,
+        });
+        expect(response.body.links.prev).toBeNull();
+        expect(response.body.links.next).toBeNull();
     });
 
     test("percent-encoded brackets (%5B %5D) work exactly like literal ones for page parameters", async () => {
@@ -225,6 +257,19 @@ describe("filter[names]: case-insensitive exact match, comma-separated values ma
         const response = await owners.get(`${LIST}?q=item&filter[names]=Empty`);
         expectStatus(response, 200);
         expect(namesOf(response)).toEqual(["Empty"]);
+    });
+
+    test("a blank filter[names] filters nothing, and q then applies", async () => {
+        const blank = await owners.get(`${LIST}?filter[names]=&page[size]=100`);
+        expectStatus(blank, 200);
+        expect(namesOf(blank)).toEqual(ALL);
+        const withSearch = await owners.get(`${LIST}?filter[names]=%20,%20&q=staG`);
+        expect(namesOf(withSearch)).toEqual(["Staging"]);
+    });
+
+    test("names in the list may carry spaces around the commas", async () => {
+        const response = await owners.get(`${LIST}?filter[names]=%20apps%20,%20empty`);
+        expect(sorted(namesOf(response))).toEqual(["Apps", "Empty"]);
     });
 
     test("works with percent-encoded brackets", async () => {
@@ -300,8 +345,9 @@ describe("list items", () => {
         const apps = response.body.data[0];
         expect(apps.type).toBe("projects");
         expect(apps.id).toMatch(/^prj-/);
-        expect(apps.attributes).toHaveProperty("description");
+        expect(Object.keys(apps.attributes).sort()).toEqual(["description", "name", "permissions", "team-count", "workspace-count"]);
         expect(apps.attributes["workspace-count"]).toBe(2);
+        expect(apps.attributes["team-count"]).toBe(4);
         expect(typeof apps.attributes["team-count"]).toBe("number");
         expect(apps.attributes.permissions).toEqual(
             expect.objectContaining({ "can-update": true, "can-destroy": true, "can-create-workspace": true }),

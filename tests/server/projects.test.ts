@@ -46,6 +46,27 @@ function expectProjectFull(data: any, name: string): void {
     expect(typeof data.attributes.permissions["can-create-workspace"]).toBe("boolean");
 }
 
+/**
+ * The attribute set of each answer, exactly (`api.md`): create answers name, description and can-update;
+ * update and list add the counts and all three permissions; show adds auto-destroy-activity-duration.
+ */
+const ATTRIBUTE_SETS = {
+    create: { attributes: ["description", "name", "permissions"], permissions: ["can-update"] },
+    full: {
+        attributes: ["description", "name", "permissions", "team-count", "workspace-count"],
+        permissions: ["can-create-workspace", "can-destroy", "can-update"],
+    },
+    show: {
+        attributes: ["auto-destroy-activity-duration", "description", "name", "permissions", "team-count", "workspace-count"],
+        permissions: ["can-create-workspace", "can-destroy", "can-update"],
+    },
+};
+
+function expectAttributeSet(data: any, view: keyof typeof ATTRIBUTE_SETS): void {
+    expect(Object.keys(data.attributes).sort()).toEqual(ATTRIBUTE_SETS[view].attributes);
+    expect(Object.keys(data.attributes.permissions).sort()).toEqual(ATTRIBUTE_SETS[view].permissions);
+}
+
 let server: TestServer;
 let owners: Client;
 
@@ -66,6 +87,7 @@ describe("POST /organizations/:organization/projects", () => {
         );
         expectStatus(response, 201);
         expectProjectCore(response.body.data, "Created One");
+        expectAttributeSet(response.body.data, "create");
         expect(response.body.data.attributes.description).toBe("made by a test");
         expect(response.body.data.attributes.permissions["can-update"]).toBe(true);
         expect(response.headers["content-type"]).toMatch(/json/);
@@ -253,12 +275,28 @@ describe("GET /projects/:id", () => {
         const response = await owners.get(`/projects/${ids.Apps}`);
         expectStatus(response, 200);
         expectProjectFull(response.body.data, "Apps");
+        expectAttributeSet(response.body.data, "show");
         expect(response.body.data.id).toBe(ids.Apps);
         expect(response.body.data.attributes).toHaveProperty("auto-destroy-activity-duration");
         expect(response.body.data.attributes["workspace-count"]).toBe(2);
         expect(response.body.data.attributes.permissions).toEqual(
             expect.objectContaining({ "can-update": true, "can-destroy": true, "can-create-workspace": true }),
         );
+    });
+
+    test("team-count is the number of teams given access to the project; workspace-count its workspaces", async () => {
+        // Seed: apps-read, -write, -maintain and -admin on Apps; apps-maintain on Staging; apps-admin on Default Project.
+        const ids = await acmeProjectIds(server);
+        const counts: Record<string, [number, number]> = {};
+        for (const name of ["Default Project", "Apps", "Staging", "Empty"] as const) {
+            const show = await owners.get(`/projects/${ids[name]}`);
+            counts[name] = [show.body.data.attributes["team-count"], show.body.data.attributes["workspace-count"]];
+        }
+        expect(counts).toEqual({ "Default Project": [1, 1], Apps: [4, 2], Staging: [1, 1], Empty: [0, 0] });
+        const list = await owners.get("/organizations/acme/projects?page%5Bsize%5D=100");
+        for (const project of list.body.data.filter((item: any) => item.attributes.name in counts)) {
+            expect([project.attributes["team-count"], project.attributes["workspace-count"]]).toEqual(counts[project.attributes.name]);
+        }
     });
 
     test("answers 404 for an id that does not exist", async () => {
@@ -277,6 +315,7 @@ describe("PATCH /projects/:id", () => {
         const response = await owners.patch(`/projects/${id}`, projectDocument({ name: "Patch Shape Renamed" }));
         expectStatus(response, 200);
         expectProjectFull(response.body.data, "Patch Shape Renamed");
+        expectAttributeSet(response.body.data, "full");
         expect(response.body.data.id).toBe(id);
     });
 

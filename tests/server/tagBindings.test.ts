@@ -103,18 +103,19 @@ describe("GET /projects/:id/tag-bindings", () => {
 });
 
 describe("GET /projects/:id/effective-tag-bindings", () => {
-    test("returns the same set as tag-bindings", async () => {
+    test("answers exactly what tag-bindings answers: the same tag-binding resources (api.md: the same result set)", async () => {
         const id = await projectWithTags([
             { key: "a", value: "1" },
             { key: "b", value: "2" },
         ]);
         const response = await owners.get(`/projects/${id}/effective-tag-bindings`);
         expectStatus(response, 200);
-        const effective = response.body.data
-            .map((binding: any) => [binding.attributes.key, binding.attributes.value])
-            .sort();
-        expect(effective).toEqual(await tagsOf(server, id));
-        for (const binding of response.body.data) expect(typeof binding.type).toBe("string");
+        expect(response.body.data).toHaveLength(2);
+        expect(response.body).toEqual((await owners.get(`/projects/${id}/tag-bindings`)).body);
+        for (const binding of response.body.data) {
+            expect(binding.type).toBe("tag-bindings");
+            expect(Object.keys(binding.attributes).sort()).toEqual(["created-at", "key", "value"]);
+        }
     });
 
     test("answers 404 for a project that does not exist", async () => {
@@ -400,6 +401,12 @@ describe("workspace effective tags follow the project", () => {
             .map((binding: any) => [binding.attributes.key, binding.attributes.value] as [string, string])
             .sort();
     }
+
+    test("a workspace's effective tags are its project's bindings, as the project's tag-bindings answers them", async () => {
+        const response = await localOwners.get(`/workspaces/${WORKSPACES.staging}/effective-tag-bindings`);
+        expectStatus(response, 200);
+        expect(response.body).toEqual((await localOwners.get(`/projects/${ids.Staging}/tag-bindings`)).body);
+    });
 
     test("a workspace's effective tags are its project's bindings", async () => {
         expect(await effectiveTags(WORKSPACES.appsLegacy)).toEqual([["tier", "apps"]]);

@@ -190,14 +190,37 @@ describe("PATCH /workspaces/:id", () => {
 });
 
 describe("project auto-destroy-activity-duration reaches the project's workspaces", () => {
-    test("a change on the project shows on each of its workspaces", async () => {
+    async function durationOf(workspace: string): Promise<string | null> {
+        const show = await owners.get(`/workspaces/${workspace}`);
+        expectStatus(show, 200);
+        return show.body.data.attributes["auto-destroy-activity-duration"];
+    }
+
+    function move(workspace: string, project: string) {
+        return owners.post(`/projects/${project}/relationships/workspaces`, { data: [{ type: "workspaces", id: workspace }] });
+    }
+
+    test("a change on the project shows on each of its workspaces, and only there", async () => {
         expectStatus(await owners.patch(`/projects/${ids.Apps}`, projectDocument({ "auto-destroy-activity-duration": "7d" })), 200);
-        for (const workspace of [WORKSPACES.appsLegacy, WORKSPACES.appsWeb]) {
-            const show = await owners.get(`/workspaces/${workspace}`);
-            expect(show.body.data.attributes["auto-destroy-activity-duration"]).toBe("7d");
-        }
-        const elsewhere = await owners.get(`/workspaces/${WORKSPACES.staging}`);
-        expect(elsewhere.body.data.attributes["auto-destroy-activity-duration"] ?? null).toBeNull();
+        expect(await durationOf(WORKSPACES.appsLegacy)).toBe("7d");
+        expect(await durationOf(WORKSPACES.appsWeb)).toBe("7d");
+        expect(await durationOf(WORKSPACES.staging)).toBeNull();
+    });
+
+    test("a workspace moved into another project takes that project's duration, and the first one's back when moved back", async () => {
+        expectStatus(await owners.patch(`/projects/${ids.Empty}`, projectDocument({ "auto-destroy-activity-duration": "36h" })), 200);
+        expectStatus(await move(WORKSPACES.appsWeb, ids.Empty), 204);
+        expect(await durationOf(WORKSPACES.appsWeb)).toBe("36h");
+        expectStatus(await move(WORKSPACES.appsWeb, ids.Staging), 204);
+        expect(await durationOf(WORKSPACES.appsWeb)).toBeNull();
+        expectStatus(await move(WORKSPACES.appsWeb, ids.Apps), 204);
+        expect(await durationOf(WORKSPACES.appsWeb)).toBe("7d");
+    });
+
+    test("null on the project clears it on its workspaces", async () => {
+        expectStatus(await owners.patch(`/projects/${ids.Apps}`, projectDocument({ "auto-destroy-activity-duration": null })), 200);
+        expect(await durationOf(WORKSPACES.appsLegacy)).toBeNull();
+        expect(await durationOf(WORKSPACES.appsWeb)).toBeNull();
     });
 });
 
@@ -237,9 +260,10 @@ describe("DELETE /workspaces/:id", () => {
 });
 
 describe("GET /ping", () => {
-    test("answers 204 with X-RateLimit-Limit", async () => {
-        const response = await owners.get("/ping");
-        expectStatus(response, 204);
-        expect(response.headers["x-ratelimit-limit"]).toBeDefined();
+    test("answers 204 with X-RateLimit-Limit (0: no limit by default), even without a token", async () => {
+        for (const response of [await owners.get("/ping"), await clientFor(server, undefined).get("/ping")]) {
+            expectStatus(response, 204);
+            expect(response.headers["x-ratelimit-limit"]).toBe("0");
+        }
     });
 });
