@@ -9,7 +9,7 @@ import rateLimit from "@fastify/rate-limit";
 import { JSON_API_MEDIA_TYPE } from "../sdk/model";
 import { authenticate, type Principal } from "./auth";
 import { isEmpty, openDatabase, type Db } from "./db";
-import { HttpError, httpError, titleFor } from "./errors";
+import { HttpError, httpError, titleFor, unauthorized } from "./errors";
 import { FaultStore, registerFaults } from "./faults";
 import { applySeed, DEMO_SEED, type SeedFile } from "./seed";
 import { registerProjectRoutes } from "./routes/projects";
@@ -60,7 +60,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** The caller set by the authentication hook; routes are only reached with one. */
 export function principalOf(request: FastifyRequest): Principal {
-    if (!request.principal) throw httpError(401);
+    if (!request.principal) throw unauthorized();
     return request.principal;
 }
 

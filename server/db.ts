@@ -205,10 +205,10 @@ export function migrate(db: Db): void {
         );
     }
     for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
-        db.transaction(() => {
+        writeTransaction(db, () => {
             db.exec(MIGRATIONS[version - 1]!);
             db.pragma(`user_version = ${version}`);
-        }).immediate();
+        });
     }
 }
 

@@ -1,8 +1,9 @@
 /**
- * Rows of the database as the routes use them, and the small queries several routes share (load a
- * project, a workspace, a variable; count what a project holds).
+ * Rows of the database as the routes use them, and the small queries several routes (and the seed) share:
+ * load a project, a workspace, a variable; count what a project holds; insert a project with its tags.
  */
-import { sql, type Db } from "./db";
+import type { Tag } from "../sdk/model";
+import { newId, now, sql, type Db } from "./db";
 
 /** A row of `projects`. */
 export interface ProjectRow {
@@ -123,4 +124,48 @@ export function findVariable(db: Db, id: string): VariableRow | undefined {
 /** Variables of a workspace in creation order. */
 export function variablesOf(db: Db, workspaceId: string): VariableRow[] {
     return sql(db, "SELECT * FROM variables WHERE workspace_id = ? ORDER BY rowid").all(workspaceId) as VariableRow[];
+}
+
+/** What a new project is made of; a `prj-` id is generated unless one is given (seeds keep theirs). */
+export interface NewProject {
+    id?: string;
+    organization: string;
+    name: string;
+    description?: string | null;
+    autoDestroyActivityDuration?: string | null;
+    isDefault?: boolean;
+}
+
+/** Inserts a project and its tags (callers have checked the rules); answers the row as stored. */
+export function insertProject(db: Db, project: NewProject, tags: readonly Tag[] = []): ProjectRow {
+    const timestamp = now();
+    const row: ProjectRow = {
+        id: project.id ?? newId("prj-"),
+        organization: project.organization,
+        name: project.name,
+        description: project.description ?? null,
+        auto_destroy_activity_duration: project.autoDestroyActivityDuration ?? null,
+        is_default: project.isDefault ? 1 : 0,
+        created_at: timestamp,
+        updated_at: timestamp,
+    };
+    sql(db, `INSERT INTO projects (id, organization, name, description, auto_destroy_activity_duration, is_default, created_at, updated_at)
+             VALUES (@id, @organization, @name, @description, @auto_destroy_activity_duration, @is_default, @created_at, @updated_at)`).run(row);
+    for (const tag of tags) upsertTagBinding(db, row.id, tag, timestamp);
+    return row;
+}
+
+/** Inserts or updates one binding of a project by key; answers the row as stored. */
+export function upsertTagBinding(db: Db, projectId: string, tag: Tag, timestamp: string = now()): TagBindingRow {
+    const existing = sql(db, "SELECT * FROM tag_bindings WHERE project_id = ? AND key = ?").get(projectId, tag.key) as TagBindingRow | undefined;
+    if (existing) {
+        if (existing.value !== tag.value) {
+            sql(db, "UPDATE tag_bindings SET value = ?, updated_at = ? WHERE id = ?").run(tag.value, timestamp, existing.id);
+        }
+        return { ...existing, value: tag.value };
+    }
+    const row: TagBindingRow = { id: newId("tb-"), project_id: projectId, key: tag.key, value: tag.value, created_at: timestamp, updated_at: timestamp };
+    sql(db, `INSERT INTO tag_bindings (id, project_id, key, value, created_at, updated_at)
+             VALUES (@id, @project_id, @key, @value, @created_at, @updated_at)`).run(row);
+    return row;
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ACCESS_LEVELS, hashToken, newId, now, sql, writeTransaction, type Db } from "./db";
+import { insertProject } from "./records";
 import {
     autoDestroyActivityDurationRule,
     idRule,
@@ -343,14 +344,7 @@ function applyOrganization(db: Db, org: SeedOrganization): void {
 export function ensureDefaultProject(db: Db, organization: string): void {
     const existing = sql(db, "SELECT id FROM projects WHERE organization = ? AND is_default = 1").get(organization);
     if (existing) return;
-    const timestamp = now();
-    sql(db, "INSERT INTO projects (id, organization, name, is_default, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)").run(
-        newId("prj-"),
-        organization,
-        DEFAULT_PROJECT_NAME,
-        timestamp,
-        timestamp,
-    );
+    insertProject(db, { organization, name: DEFAULT_PROJECT_NAME, isDefault: true });
 }
 
 function upsertProject(db: Db, organization: string, project: SeedOrganization["projects"][number]): string {
@@ -366,29 +360,12 @@ function upsertProject(db: Db, organization: string, project: SeedOrganization["
         | { id: string }
         | undefined;
     if (byName) return byName.id;
-    const id = project.id ?? newId("prj-");
-    const timestamp = now();
-    sql(db, `INSERT INTO projects (id, organization, name, description, auto_destroy_activity_duration, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
-        id,
-        organization,
-        project.name,
-        project.description ?? null,
-        project.autoDestroyActivityDuration ?? null,
-        timestamp,
-        timestamp,
-    );
-    for (const [key, value] of Object.entries(project.tags ?? {})) {
-        sql(db, "INSERT INTO tag_bindings (id, project_id, key, value, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)").run(
-            newId("tb-"),
-            id,
-            key,
-            value,
-            timestamp,
-            timestamp,
-        );
-    }
-    return id;
+    const tags = Object.entries(project.tags ?? {}).map(([key, value]) => ({ key, value }));
+    return insertProject(
+        db,
+        { id: project.id, organization, name: project.name, description: project.description, autoDestroyActivityDuration: project.autoDestroyActivityDuration },
+        tags,
+    ).id;
 }
 
 function applyRegistryModule(db: Db, organization: string, module: SeedOrganization["registryModules"][number]): void {

@@ -23,10 +23,21 @@ import {
     type Params,
 } from "../access";
 import { canCreateProjects, projectPermissions, type Principal } from "../auth";
-import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { now, readTransaction, sql, writeTransaction, type Db } from "../db";
 import { badParameter, conflict, forbidden, httpError, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { pageRequest, paginate, singleParameter, type Query } from "../pagination";
-import { findProject, findWorkspace, projectCounts, projectCountsOf, projectsOf, tagBindingsOf, type ProjectRow, type TagBindingRow } from "../records";
+import {
+    findProject,
+    findWorkspace,
+    insertProject,
+    projectCounts,
+    projectCountsOf,
+    projectsOf,
+    tagBindingsOf,
+    upsertTagBinding,
+    type ProjectRow,
+    type TagBindingRow,
+} from "../records";
 import { renderProject, renderTagBindingForList, renderTagBindingWritten } from "../render";
 
 /** Field labels of project bodies, for details such as "Tag key must be at most 128 characters". */
@@ -135,20 +146,16 @@ export function registerProjectRoutes(api: FastifyInstance, { db }: AppContext):
 function createProject(db: Db, organization: string, attributes: ProjectAttributes & { name: string }, tags: readonly Tag[]): ProjectRow {
     const problems = [...nameProblems(db, organization, attributes.name), ...tagListProblems(tags, TAG_LIST_POINTER)];
     if (problems.length > 0) throw validationFailed(problems);
-    const timestamp = now();
-    const id = newId("prj-");
-    sql(db, `INSERT INTO projects (id, organization, name, description, auto_destroy_activity_duration, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?)`).run(
-        id,
-        organization,
-        attributes.name,
-        attributes.description ?? null,
-        attributes["auto-destroy-activity-duration"] ?? null,
-        timestamp,
-        timestamp,
+    return insertProject(
+        db,
+        {
+            organization,
+            name: attributes.name,
+            description: attributes.description,
+            autoDestroyActivityDuration: attributes["auto-destroy-activity-duration"],
+        },
+        tags,
     );
-    for (const tag of tags) upsertTagBinding(db, id, tag, timestamp);
-    return findProject(db, id)!;
 }
 
 /**
@@ -312,21 +319,6 @@ function tagListProblems(tags: readonly Tag[], base: readonly (string | number)[
 
 function tagsFrom(items: TagItems): Tag[] {
     return items.map((item) => ({ key: item.attributes.key, value: item.attributes.value ?? "" }));
-}
-
-/** Inserts or updates one binding by key; returns the row as stored. */
-function upsertTagBinding(db: Db, projectId: string, tag: Tag, timestamp: string): TagBindingRow {
-    const existing = sql(db, "SELECT * FROM tag_bindings WHERE project_id = ? AND key = ?").get(projectId, tag.key) as TagBindingRow | undefined;
-    if (existing) {
-        if (existing.value !== tag.value) {
-            sql(db, "UPDATE tag_bindings SET value = ?, updated_at = ? WHERE id = ?").run(tag.value, timestamp, existing.id);
-        }
-        return { ...existing, value: tag.value };
-    }
-    const row: TagBindingRow = { id: newId("tb-"), project_id: projectId, key: tag.key, value: tag.value, created_at: timestamp, updated_at: timestamp };
-    sql(db, `INSERT INTO tag_bindings (id, project_id, key, value, created_at, updated_at)
-             VALUES (@id, @project_id, @key, @value, @created_at, @updated_at)`).run(row);
-    return row;
 }
 
 /** Makes the project's bindings exactly `tags`: keeps (and updates) listed keys, removes the rest, adds new ones. */

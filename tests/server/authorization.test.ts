@@ -9,11 +9,10 @@
  * Empty; apps-read/-write/-maintain/-admin have that level on Apps; maintain also on Staging; admin also
  * read on Default Project; bob is on apps-read and apps-maintain.
  */
-import { startTestServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 import {
     ACME_PROJECTS,
-    acmeProjectIds,
     clientFor,
     createProject,
     createVariable,
@@ -25,12 +24,13 @@ import {
     moveDocument,
     namesOf,
     projectDocument,
-    projectId,
     snapshot,
     sorted,
     tagItems,
     variableDocument,
     variableUpdateDocument,
+    withSeededServer,
+    type AcmeProjectIds,
 } from "./helpers";
 
 type ProjectName = (typeof ACME_PROJECTS)[number];
@@ -72,14 +72,7 @@ describe("401: missing, malformed or unknown bearer token", () => {
     let server: TestServer;
     let appsId: string;
 
-    beforeAll(async () => {
-        server = await startTestServer();
-        appsId = await projectId(server, "Apps");
-    });
-
-    afterAll(async () => {
-        await server?.close();
-    });
+    withSeededServer((started) => ({ server, ids: { Apps: appsId } } = started));
 
     const HEADERS: [string, Record<string, string>][] = [
         ["no Authorization header", {}],
@@ -128,17 +121,12 @@ describe("401: missing, malformed or unknown bearer token", () => {
 
 describe("404: anything of another organization", () => {
     let server: TestServer;
-    let ids: Awaited<ReturnType<typeof acmeProjectIds>>;
+    let ids: AcmeProjectIds;
     let variableId: string;
 
+    withSeededServer((started) => ({ server, ids } = started));
     beforeAll(async () => {
-        server = await startTestServer();
-        ids = await acmeProjectIds(server);
         variableId = (await createVariable(server, WORKSPACES.appsLegacy, { key: "ACME_ONLY", value: "v", category: "env" })).id;
-    });
-
-    afterAll(async () => {
-        await server?.close();
     });
 
     test.each([
@@ -183,16 +171,9 @@ describe("404: anything of another organization", () => {
 
 describe("what each caller sees: list visibility, permissions, filter[permissions] (read-only)", () => {
     let server: TestServer;
-    let ids: Awaited<ReturnType<typeof acmeProjectIds>>;
+    let ids: AcmeProjectIds;
 
-    beforeAll(async () => {
-        server = await startTestServer();
-        ids = await acmeProjectIds(server);
-    });
-
-    afterAll(async () => {
-        await server?.close();
-    });
+    withSeededServer((started) => ({ server, ids } = started));
 
     describe.each(CALLERS)("$label", (caller) => {
         test(`sees exactly ${JSON.stringify(caller.sees)} in the project list`, async () => {
@@ -249,17 +230,10 @@ describe("what each caller sees: list visibility, permissions, filter[permission
 
 describe("what each caller may change: project create/update/tags, variables", () => {
     let server: TestServer;
-    let ids: Awaited<ReturnType<typeof acmeProjectIds>>;
+    let ids: AcmeProjectIds;
     let counter = 0;
 
-    beforeAll(async () => {
-        server = await startTestServer();
-        ids = await acmeProjectIds(server);
-    });
-
-    afterAll(async () => {
-        await server?.close();
-    });
+    withSeededServer((started) => ({ server, ids } = started));
 
     describe.each(CALLERS)("$label", (caller) => {
         test(caller.createsProjects ? "creates a project (201)" : "cannot create a project: 404, nothing written", async () => {
@@ -352,12 +326,11 @@ describe("what each caller may change: project create/update/tags, variables", (
 
 describe("who may delete a project", () => {
     let server: TestServer;
-    let ids: Awaited<ReturnType<typeof acmeProjectIds>>;
+    let ids: AcmeProjectIds;
 
     // Apps is emptied first, so that a refusal can only be about permission, never about workspaces.
+    withSeededServer((started) => ({ server, ids } = started));
     beforeAll(async () => {
-        server = await startTestServer();
-        ids = await acmeProjectIds(server);
         expectStatus(
             await clientFor(server, TOKENS.owners).post(
                 `/projects/${ids.Staging}/relationships/workspaces`,
@@ -365,10 +338,6 @@ describe("who may delete a project", () => {
             ),
             204,
         );
-    });
-
-    afterAll(async () => {
-        await server?.close();
     });
 
     test.each([

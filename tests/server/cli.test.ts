@@ -24,39 +24,39 @@ interface RunningServer {
 
 const started: ChildProcess[] = [];
 
-/** Starts the CLI and waits for its address line (or its exit, which fails the test with its stderr). */
-function startCli(args: string[]): Promise<RunningServer> {
+/** Spawns the CLI, collecting its output; `exited` settles with its exit. */
+function spawnCli(args: string[]) {
     const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     started.push(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const output = { stdout: "", stderr: "" };
+    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output.stdout += chunk));
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output.stderr += chunk));
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
         child.once("exit", (code, signal) => done({ code, signal })),
     );
+    return { child, output, exited };
+}
+
+/** Starts the CLI and waits for its address line (or its exit, which fails the test with its stderr). */
+function startCli(args: string[]): Promise<RunningServer> {
+    const { child, output, exited } = spawnCli(args);
     return new Promise((resolveStart, rejectStart) => {
         const onData = () => {
-            const match = ADDRESS_LINE.exec(stdout);
+            const match = ADDRESS_LINE.exec(output.stdout);
             if (!match) return;
             child.stdout!.off("data", onData);
-            resolveStart({ child, url: match[1]!, stderr: () => stderr, exited });
+            resolveStart({ child, url: match[1]!, stderr: () => output.stderr, exited });
         };
         child.stdout!.on("data", onData);
-        void exited.then(({ code }) => rejectStart(new Error(`wos-server exited (${code}) before listening:\n${stderr}`)));
+        void exited.then(({ code }) => rejectStart(new Error(`wos-server exited (${code}) before listening:\n${output.stderr}`)));
     });
 }
 
 /** Runs the CLI to completion (for invocations that must fail). */
 async function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    started.push(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const code = await new Promise<number | null>((done) => child.once("exit", (exitCode) => done(exitCode)));
-    return { code, stdout, stderr };
+    const { output, exited } = spawnCli(args);
+    const { code } = await exited;
+    return { code, ...output };
 }
 
 async function stop(server: RunningServer): Promise<number | null> {

@@ -11,18 +11,20 @@
  * deleted so the state stays small.
  *
  * Runs are bounded and seeded, so a CI failure reproduces: the seed and the failing body are in the report.
+ * `FUZZ_SEED` and `FUZZ_RUNS` explore further locally (e.g. `FUZZ_RUNS=2000 FUZZ_SEED=7`).
  */
 import fc from "fast-check";
-import { startTestServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 import { LIMITS } from "../../sdk/model";
 import {
-    acmeProjectIds,
-    clientFor,
     createVariable,
     expectStatus,
     http,
     snapshot,
+    withSeededServer,
+    type AcmeProjectIds,
+    type Client,
     type HttpResponse,
 } from "./helpers";
 
@@ -45,31 +47,25 @@ interface Endpoint {
 }
 
 let server: TestServer;
-let ids: Awaited<ReturnType<typeof acmeProjectIds>>;
+let ids: AcmeProjectIds;
 let variableId: string;
+let owners: Client;
 
+withSeededServer((started) => ({ server, ids, owners } = started));
 beforeAll(async () => {
-    server = await startTestServer();
-    ids = await acmeProjectIds(server);
     variableId = (await createVariable(server, WORKSPACES.appsLegacy, { key: "FUZZ_TARGET", value: "v", category: "env" })).id;
 });
 
-afterAll(async () => {
-    await server?.close();
-});
-
-const owners = () => clientFor(server, TOKENS.owners);
-
 /** The resource at `path` (a show endpoint), which must hold everything `answered` holds. */
 async function expectShown(path: string, answered: unknown): Promise<void> {
-    const shown = await owners().get(path);
+    const shown = await owners.get(path);
     expectStatus(shown, 200);
     expect(shown.body.data).toMatchObject(answered as object);
 }
 
 /** The variable as `GET /vars` lists it, which must be the one answered. */
 async function expectListedVariable(answered: { id: string }): Promise<void> {
-    const list = await owners().get("/vars");
+    const list = await owners.get("/vars");
     expectStatus(list, 200);
     expect(list.body.data.find((variable: { id: string }) => variable.id === answered.id)).toEqual(answered);
 }
@@ -87,7 +83,7 @@ const ENDPOINTS: Endpoint[] = [
             },
         }),
         readsBack: (response) => expectShown(`/projects/${response.body.data.id}`, response.body.data),
-        undo: async (response) => expectStatus(await owners().delete(`/projects/${response.body.data.id}`), 204),
+        undo: async (response) => expectStatus(await owners.delete(`/projects/${response.body.data.id}`), 204),
     },
     {
         label: "PATCH /projects/:id",
@@ -114,7 +110,7 @@ const ENDPOINTS: Endpoint[] = [
             ],
         }),
         readsBack: async (response) => {
-            const listed = await owners().get(`/projects/${ids.Empty}/tag-bindings`);
+            const listed = await owners.get(`/projects/${ids.Empty}/tag-bindings`);
             expectStatus(listed, 200);
             const bound = new Map(listed.body.data.map((binding: any) => [binding.attributes.key, binding.attributes.value]));
             for (const written of response.body.data) expect(bound.get(written.attributes.key)).toBe(written.attributes.value);
@@ -128,7 +124,7 @@ const ENDPOINTS: Endpoint[] = [
         // 204 without a body: every workspace the request named is in the destination now.
         readsBack: async (_response, sent) => {
             for (const item of (sent as { data: { id: string }[] }).data) {
-                const shown = await owners().get(`/workspaces/${item.id}`);
+                const shown = await owners.get(`/workspaces/${item.id}`);
                 expectStatus(shown, 200);
                 expect(shown.body.data.relationships.project.data.id).toBe(ids.Staging);
             }
@@ -147,7 +143,7 @@ const ENDPOINTS: Endpoint[] = [
             filter: { workspace: { name: "legacy-app" }, organization: { name: "acme" } },
         }),
         readsBack: (response) => expectListedVariable(response.body.data),
-        undo: async (response) => expectStatus(await owners().delete(`/vars/${response.body.data.id}`), 204),
+        undo: async (response) => expectStatus(await owners.delete(`/vars/${response.body.data.id}`), 204),
     },
     {
         label: "PATCH /vars/:id",
@@ -334,4 +330,34 @@ test("a body over the size limit answers 413 with a JSON:API error at every writ
         expectErrorDocument(endpoint, { raw: "(1 MiB + 1)" }, response);
     }
     expect(await snapshot(server)).toEqual(before);
+});
+
+test("the project list under fuzzed query strings answers 200, or 400 with a JSON:API error naming the parameter", async () => {
+    const names = ["page[number]", "page[size]", "q", "filter[names]", "filter[permissions][update]", "filter[permissions][create-workspace]", "sort"];
+    const value = fc.oneof(
+        fc.string({ unit: "binary", maxLength: 12 }),
+        fc.integer({ min: -5, max: 200 }).map(String),
+        fc.constantFrom("", "name", "-name", "1e3", "0x10", "%", "%E0%A4%A", "99999999999999999999", "Apps,Empty", "false"),
+    );
+    const parameter = fc.tuple(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 6 })), value);
+    await fc.assert(
+        fc.asyncProperty(fc.array(parameter, { maxLength: 4 }), async (parameters) => {
+            // Values go as they are when they are already %-escapes (malformed ones included), else encoded.
+            const query = parameters
+                .map(([name, text]) => `${encodeURIComponent(name)}=${text.startsWith("%") ? text : encodeURIComponent(text)}`)
+                .join("&");
+            const response = await owners.get(`/organizations/acme/projects?${query}`);
+            const exchange = `GET ?${query} -> ${response.status} ${response.text.slice(0, 300)}`;
+            if (response.status === 200) {
+                if (!Array.isArray(response.body?.data) || response.body.meta?.pagination === undefined) throw new Error(`not a list: ${exchange}`);
+                return;
+            }
+            if (response.status !== 400) throw new Error(`neither 200 nor 400: ${exchange}`);
+            const errors = response.body?.errors;
+            if (!Array.isArray(errors) || errors.length === 0 || typeof errors[0].source?.parameter !== "string") {
+                throw new Error(`a 400 without a parameter: ${exchange}`);
+            }
+        }),
+        { seed: SEED, numRuns: RUNS_PER_ENDPOINT, endOnFailure: true },
+    );
 });

@@ -1,11 +1,13 @@
 /**
  * Raw-HTTP helpers for the contract tests of the local service.
  *
- * The tests speak HTTP with `fetch` themselves (not through the SDK, and not through
- * `TestServer.request`) so that every header, body byte and status is exactly what the test says: the
- * contract is the wire, and a helper that "fixes" a request would hide a server bug.
+ * The tests speak HTTP with `fetch` themselves (through `rawRequest`, not through the SDK) so that every
+ * header, body byte and status is exactly what the test says: the contract is the wire, and a helper that
+ * "fixes" a request would hide a server bug.
  */
+import type { ServerOptions } from "../../server/app";
 import { TOKENS, WORKSPACES } from "../support/seed";
+import { rawRequest, startTestServer, type RequestOptions, type TestServer } from "../support/server";
 
 /** What the helpers need of a running service: its base URL (`http://127.0.0.1:PORT`, no `/api/v2`). */
 export interface Target {
@@ -32,15 +34,7 @@ export interface HttpResponse {
     text: string;
 }
 
-export interface RequestOptions {
-    /** Bearer token; omitted means no Authorization header (unless `headers` sets one). */
-    token?: string;
-    /** Serialized with `JSON.stringify`. */
-    body?: unknown;
-    /** Sent byte for byte (wins over `body`). */
-    rawBody?: string;
-    headers?: Record<string, string>;
-}
+export type { RequestOptions };
 
 /** Resolves a test path: `/_admin...` and `http...` as given, anything else under `/api/v2`. */
 export function urlFor(server: Target, path: string): string {
@@ -52,24 +46,8 @@ export function urlFor(server: Target, path: string): string {
 /** One raw HTTP request. Rejects only when no HTTP answer arrives (e.g. a dropped connection). */
 export async function http(server: Target, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
     const url = urlFor(server, path);
-    const headers: Record<string, string> = { Accept: JSON_API };
-    const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    if (payload !== undefined) headers["Content-Type"] = JSON_API;
-    if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
-    Object.assign(headers, options.headers ?? {});
-    const response = await fetch(url, { method, headers, body: payload });
-    const text = await response.text();
-    let body: any;
-    try {
-        body = text.length > 0 ? JSON.parse(text) : undefined;
-    } catch {
-        body = undefined;
-    }
-    const responseHeaders: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-        responseHeaders[name.toLowerCase()] = value;
-    });
-    return { method, url, status: response.status, headers: responseHeaders, body, text };
+    const { status, headers, text, json } = await rawRequest(method, url, options);
+    return { method, url, status, headers, body: json, text };
 }
 
 /** Requests on behalf of one token. */
@@ -206,10 +184,37 @@ export async function projectId(server: Target, name: string, organization = "ac
 }
 
 /** Ids of the seeded acme projects by name. */
-export async function acmeProjectIds(server: Target): Promise<Record<(typeof ACME_PROJECTS)[number], string>> {
+export type AcmeProjectIds = Record<(typeof ACME_PROJECTS)[number], string>;
+
+/** Ids of the seeded acme projects by name. */
+export async function acmeProjectIds(server: Target): Promise<AcmeProjectIds> {
     const ids: Record<string, string> = {};
     for (const name of ACME_PROJECTS) ids[name] = await projectId(server, name);
-    return ids as Record<(typeof ACME_PROJECTS)[number], string>;
+    return ids as AcmeProjectIds;
+}
+
+/** A running service with the test seed, as {@link withSeededServer} hands it over. */
+export interface SeededServer {
+    server: TestServer;
+    ids: AcmeProjectIds;
+    /** Requests as the acme owners team. */
+    owners: Client;
+}
+
+/**
+ * Starts a service with the test seed before the tests of the enclosing `describe` (or file) and closes it
+ * after them. `assign` receives it once it is up, to set the suite's own variables; a `beforeAll` registered
+ * after this call runs after it, with the service there.
+ */
+export function withSeededServer(assign: (started: SeededServer) => void, options: Partial<ServerOptions> = {}): void {
+    let server: TestServer | undefined;
+    beforeAll(async () => {
+        server = await startTestServer(options);
+        assign({ server, ids: await acmeProjectIds(server), owners: clientFor(server, TOKENS.owners) });
+    });
+    afterAll(async () => {
+        await server?.close();
+    });
 }
 
 /** Creates a project as the acme owners and returns its id. */
@@ -325,6 +330,9 @@ export async function snapshot(server: Target): Promise<unknown> {
             sourceUrl: data.attributes["source-url"] ?? null,
             project: data.relationships?.project?.data?.id,
             agentPool: data.relationships?.["agent-pool"]?.data?.id ?? null,
+            autoDestroyActivityDuration: data.attributes["auto-destroy-activity-duration"] ?? null,
+            // Any write to the workspace moves it, even one that leaves every other field as it was.
+            updatedAt: data.attributes["updated-at"],
         };
     }
     state.workspaces = workspaces;

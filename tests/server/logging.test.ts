@@ -6,7 +6,16 @@
 import { PassThrough } from "node:stream";
 import { startTestServer, type TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
-import { clientFor, expectErrors, expectStatus, expectValidation, http, variableDocument, variableUpdateDocument, type HttpResponse } from "./helpers";
+import {
+    clientFor,
+    expectErrors,
+    expectStatus,
+    expectValidation,
+    http,
+    variableDocument,
+    variableUpdateDocument,
+    type HttpResponse,
+} from "./helpers";
 
 const SECRET = "sensitive-value-4f1c9e";
 const ROTATED = "rotated-sensitive-value-7a2b";

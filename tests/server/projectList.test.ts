@@ -5,7 +5,7 @@
  *
  * The organization holds the four seeded projects and 25 made here ("Item 01" to "Item 25"): 29 in all.
  */
-import { startTestServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 import { TOKENS } from "../support/seed";
 import {
     ACME_PROJECTS,
@@ -16,6 +16,7 @@ import {
     http,
     namesOf,
     sorted,
+    withSeededServer,
     type Client,
     type HttpResponse,
 } from "./helpers";
@@ -27,14 +28,9 @@ const LIST = "/organizations/acme/projects";
 let server: TestServer;
 let owners: Client;
 
+withSeededServer((started) => ({ server, owners } = started));
 beforeAll(async () => {
-    server = await startTestServer();
-    owners = clientFor(server, TOKENS.owners);
     for (const name of ITEMS) await createProject(server, { name });
-});
-
-afterAll(async () => {
-    await server?.close();
 });
 
 function pagination(response: HttpResponse): any {

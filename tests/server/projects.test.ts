@@ -3,11 +3,10 @@
  * statuses, the attribute set each endpoint returns, every name/description/duration rule, case-insensitive
  * uniqueness, and the 409 cases of delete. Every refusal is followed by a read-back proving nothing changed.
  */
-import { startTestServer, type TestServer } from "../support/server";
-import { TOKENS, WORKSPACES } from "../support/seed";
+import type { TestServer } from "../support/server";
+import { WORKSPACES } from "../support/seed";
 import {
     acmeProjectIds,
-    clientFor,
     createProject,
     expectErrors,
     expectStatus,
@@ -18,6 +17,7 @@ import {
     projectId,
     projectOf,
     snapshot,
+    withSeededServer,
     type Client,
 } from "./helpers";
 
@@ -70,14 +70,7 @@ function expectAttributeSet(data: any, view: keyof typeof ATTRIBUTE_SETS): void 
 let server: TestServer;
 let owners: Client;
 
-beforeAll(async () => {
-    server = await startTestServer();
-    owners = clientFor(server, TOKENS.owners);
-});
-
-afterAll(async () => {
-    await server?.close();
-});
+withSeededServer((started) => ({ server, owners } = started));
 
 describe("POST /organizations/:organization/projects", () => {
     test("creates a project: 201 with prj- id, name, description, can-update, organization, tag-binding links and self link", async () => {
@@ -418,14 +411,7 @@ describe("DELETE /projects/:id", () => {
     let localOwners: Client;
 
     // Deletes and moves change the seeded projects: a server of its own.
-    beforeAll(async () => {
-        local = await startTestServer();
-        localOwners = clientFor(local, TOKENS.owners);
-    });
-
-    afterAll(async () => {
-        await local?.close();
-    });
+    withSeededServer((started) => ({ server: local, owners: localOwners } = started));
 
     test("deletes an empty project: 204 with no body, then show is 404 and the list no longer has it", async () => {
         const id = await createProject(local, { name: "Short Lived" });

@@ -4,10 +4,9 @@
  * the three ways to write tags (nothing written when refused), and a workspace's effective tags following
  * its project, including after a move.
  */
-import { startTestServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 import {
-    acmeProjectIds,
     clientFor,
     createProject,
     expectErrors,
@@ -21,6 +20,8 @@ import {
     snapshot,
     tagItems,
     tagsOf,
+    withSeededServer,
+    type AcmeProjectIds,
     type Client,
     type TagInput,
 } from "./helpers";
@@ -29,14 +30,7 @@ let server: TestServer;
 let owners: Client;
 let counter = 0;
 
-beforeAll(async () => {
-    server = await startTestServer();
-    owners = clientFor(server, TOKENS.owners);
-});
-
-afterAll(async () => {
-    await server?.close();
-});
+withSeededServer((started) => ({ server, owners } = started));
 
 /** A fresh project with the given tags, so each test owns its tag set. */
 async function projectWithTags(tags: TagInput[]): Promise<string> {
@@ -376,22 +370,16 @@ describe("at most 10 tags on a project after the change (upsert PATCH)", () => {
 describe("workspace effective tags follow the project", () => {
     let local: TestServer;
     let localOwners: Client;
-    let ids: Awaited<ReturnType<typeof acmeProjectIds>>;
+    let ids: AcmeProjectIds;
 
     // Moves and tag changes on the seeded projects: a server of its own.
+    withSeededServer((started) => ({ server: local, owners: localOwners, ids } = started));
     beforeAll(async () => {
-        local = await startTestServer();
-        localOwners = clientFor(local, TOKENS.owners);
-        ids = await acmeProjectIds(local);
         expectStatus(await localOwners.patch(`/projects/${ids.Apps}`, projectDocument({}, [{ key: "tier", value: "apps" }])), 200);
         expectStatus(
             await localOwners.patch(`/projects/${ids.Staging}`, projectDocument({}, [{ key: "tier", value: "staging" }, { key: "env", value: "test" }])),
             200,
         );
-    });
-
-    afterAll(async () => {
-        await local?.close();
     });
 
     async function effectiveTags(workspaceId: string, client = localOwners): Promise<[string, string][]> {

@@ -3,12 +3,10 @@
  * or has no `data` is 400; a wrong `data.type` is 422 at `/data/type`; other problems 422 with pointers;
  * never a 500) and, for every refusal, proof that nothing was written.
  */
-import { startTestServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 import { LIMITS } from "../../sdk/model";
 import {
-    acmeProjectIds,
-    clientFor,
     createVariable,
     expectErrors,
     expectUnchanged,
@@ -17,21 +15,18 @@ import {
     projectDocument,
     snapshot,
     variableDocument,
+    withSeededServer,
+    type AcmeProjectIds,
     type HttpResponse,
 } from "./helpers";
 
 let server: TestServer;
-let ids: Awaited<ReturnType<typeof acmeProjectIds>>;
+let ids: AcmeProjectIds;
 let variableId: string;
 
+withSeededServer((started) => ({ server, ids } = started));
 beforeAll(async () => {
-    server = await startTestServer();
-    ids = await acmeProjectIds(server);
     variableId = (await createVariable(server, WORKSPACES.appsLegacy, { key: "EXISTING", value: "v", category: "env" })).id;
-});
-
-afterAll(async () => {
-    await server?.close();
 });
 
 /** Every write endpoint of the slice with the `data.type` it expects and where a wrong one is reported. */

@@ -4,7 +4,7 @@
  * values never readable; the sensitive true-to-false and key-change refusals; uniqueness per workspace and
  * category; category and description rules.
  */
-import { startTestServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 import {
     clientFor,
@@ -16,6 +16,7 @@ import {
     snapshot,
     variableDocument,
     variableUpdateDocument,
+    withSeededServer,
     type Client,
     type HttpResponse,
 } from "./helpers";
@@ -24,14 +25,7 @@ let server: TestServer;
 let owners: Client;
 let counter = 0;
 
-beforeAll(async () => {
-    server = await startTestServer();
-    owners = clientFor(server, TOKENS.owners);
-});
-
-afterAll(async () => {
-    await server?.close();
-});
+withSeededServer((started) => ({ server, owners } = started));
 
 /** A key no other test uses. */
 function freshKey(prefix = "KEY"): string {
@@ -387,13 +381,12 @@ describe("PATCH /vars/:id", () => {
     });
 
     describe("sensitive variables", () => {
+        /** A new sensitive `env` variable of legacy-app holding `value`. */
+        const sensitiveVariable = (value: string) =>
+            createVariable(server, WORKSPACES.appsLegacy, { key: freshKey("SECRET"), value, category: "env", sensitive: true });
+
         test("the update response never shows the value", async () => {
-            const created = await createVariable(server, WORKSPACES.appsLegacy, {
-                key: freshKey("SECRET"),
-                value: "first-secret",
-                category: "env",
-                sensitive: true,
-            });
+            const created = await sensitiveVariable("first-secret");
             const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { value: "second-secret" }));
             expectStatus(response, 200);
             expect(response.body.data.attributes.value).toBeNull();
@@ -411,12 +404,7 @@ describe("PATCH /vars/:id", () => {
         });
 
         test("refuses sensitive true to false: 422 at /data/attributes/sensitive, still sensitive", async () => {
-            const created = await createVariable(server, WORKSPACES.appsLegacy, {
-                key: freshKey("SECRET"),
-                value: "hidden",
-                category: "env",
-                sensitive: true,
-            });
+            const created = await sensitiveVariable("hidden");
             const before = await snapshot(server);
             const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { sensitive: false }));
             expectValidation(response, "/data/attributes/sensitive");
@@ -428,12 +416,7 @@ describe("PATCH /vars/:id", () => {
         });
 
         test("refuses a new key on a sensitive variable: 422 at /data/attributes/key, nothing written", async () => {
-            const created = await createVariable(server, WORKSPACES.appsLegacy, {
-                key: freshKey("SECRET"),
-                value: "hidden",
-                category: "env",
-                sensitive: true,
-            });
+            const created = await sensitiveVariable("hidden");
             const before = await snapshot(server);
             const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { key: freshKey("OTHER") }));
             expectValidation(response, "/data/attributes/key");
@@ -441,12 +424,7 @@ describe("PATCH /vars/:id", () => {
         });
 
         test("accepts the unchanged key on a sensitive variable together with a new value", async () => {
-            const created = await createVariable(server, WORKSPACES.appsLegacy, {
-                key: freshKey("SECRET"),
-                value: "hidden",
-                category: "env",
-                sensitive: true,
-            });
+            const created = await sensitiveVariable("hidden");
             const response = await owners.patch(
                 `/vars/${created.id}`,
                 variableUpdateDocument(created.id, { key: created.attributes.key, value: "rotated", description: "rotated" }),

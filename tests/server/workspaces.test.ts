@@ -3,10 +3,9 @@
  * `local-service.md` adds for seeded workspaces), the project's auto-destroy duration reaching its
  * workspaces, and `GET /ping`.
  */
-import { startTestServer, type TestServer } from "../support/server";
+import type { TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 import {
-    acmeProjectIds,
     clientFor,
     createVariable,
     expectErrors,
@@ -15,7 +14,9 @@ import {
     expectValidation,
     projectDocument,
     snapshot,
+    withSeededServer,
     workspaceCount,
+    type AcmeProjectIds,
     type Client,
 } from "./helpers";
 
@@ -23,17 +24,9 @@ const AGENT_POOL = "apool-0000000000000001";
 
 let server: TestServer;
 let owners: Client;
-let ids: Awaited<ReturnType<typeof acmeProjectIds>>;
+let ids: AcmeProjectIds;
 
-beforeAll(async () => {
-    server = await startTestServer();
-    owners = clientFor(server, TOKENS.owners);
-    ids = await acmeProjectIds(server);
-});
-
-afterAll(async () => {
-    await server?.close();
-});
+withSeededServer((started) => ({ server, owners, ids } = started));
 
 function workspaceDocument(attributes: Record<string, unknown>): unknown {
     return { data: { type: "workspaces", attributes } };

@@ -17,7 +17,7 @@ export interface RequestOptions {
     token?: string;
     /** Sent as JSON (`application/vnd.api+json`). */
     body?: unknown;
-    /** Sent as is (with the JSON:API content type unless `headers` says otherwise). */
+    /** Sent as is, winning over `body` (with the JSON:API content type unless `headers` says otherwise). */
     rawBody?: string;
     headers?: Record<string, string>;
 }
@@ -60,28 +60,8 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
 
     const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
         const target = path.startsWith("http") ? path : path.startsWith("/_admin") ? server.url + path : apiUrl + path;
-        const headers: Record<string, string> = {};
-        let payload: string | undefined;
-        if (options.rawBody !== undefined) payload = options.rawBody;
-        else if (options.body !== undefined) payload = JSON.stringify(options.body);
-        if (payload !== undefined) headers["content-type"] = "application/vnd.api+json";
-        if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-        Object.assign(headers, options.headers ?? {});
-        const response = await fetch(target, { method: method.toUpperCase(), headers, body: payload });
-        const text = await response.text();
-        let body: any;
-        if (text !== "") {
-            try {
-                body = JSON.parse(text);
-            } catch {
-                body = text;
-            }
-        }
-        const responseHeaders: Record<string, string> = {};
-        response.headers.forEach((value, name) => {
-            responseHeaders[name.toLowerCase()] = value;
-        });
-        return { status: response.status, headers: responseHeaders, body };
+        const { status, headers, text, json } = await rawRequest(method, target, options);
+        return { status, headers, body: json ?? (text === "" ? undefined : text) };
     };
 
     const admin = async (method: string, body?: unknown) => {
@@ -99,4 +79,39 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
         addFault: (rule) => admin("POST", rule),
         clearFaults: () => admin("DELETE"),
     };
+}
+
+/** What {@link rawRequest} answers: the status, lower-case headers, the body's text and its JSON, if it is JSON. */
+export interface RawResponse {
+    status: number;
+    headers: Record<string, string>;
+    text: string;
+    /** `undefined` when the body is empty or not JSON. */
+    json: any;
+}
+
+/**
+ * One HTTP request exactly as asked: the JSON:API content type only when there is a body, the bearer token
+ * only when given; `rawBody` is sent byte for byte (and wins over `body`). Rejects only when no HTTP answer
+ * arrives (e.g. a dropped connection).
+ */
+export async function rawRequest(method: string, url: string, options: RequestOptions = {}): Promise<RawResponse> {
+    const headers: Record<string, string> = { accept: "application/vnd.api+json" };
+    const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (payload !== undefined) headers["content-type"] = "application/vnd.api+json";
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    Object.assign(headers, options.headers ?? {});
+    const response = await fetch(url, { method: method.toUpperCase(), headers, body: payload });
+    const text = await response.text();
+    let json: any;
+    try {
+        json = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+        json = undefined;
+    }
+    const responseHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+        responseHeaders[name.toLowerCase()] = value;
+    });
+    return { status: response.status, headers: responseHeaders, text, json };
 }
