@@ -8,6 +8,7 @@
  * `planOutcome` rules are kept for the upgrade runs of a later issue ({@link FaultStore.takePlanOutcome}).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { bearerToken } from "./auth";
@@ -119,7 +120,17 @@ declare module "fastify" {
     }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits `ms`, or less when `signal` aborts: a closing server must not keep delayed answers (and the
+ * process) waiting for their timers.
+ */
+async function delay(ms: number, signal: AbortSignal): Promise<void> {
+    try {
+        await sleep(ms, undefined, { signal });
+    } catch (error) {
+        if ((error as Error).name !== "AbortError") throw error;
+    }
+}
 
 function injectedBody(status: number): string {
     return JSON.stringify({ errors: [{ status: String(status), title: titleFor(status), detail: "injected fault" }] });
@@ -142,15 +153,18 @@ export function registerFaults(app: FastifyInstance, store: FaultStore, adminTok
         return timingSafeEqual(createHash("sha256").update(token).digest(), adminHash);
     };
 
+    const closing = new AbortController();
+    app.addHook("preClose", async () => closing.abort());
+
     app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
         if (store.isEmpty || request.url.startsWith("/_admin")) return;
         const path = request.url.split("?")[0]!;
         const rule = store.takeHttpFault(request.method, path);
         if (!rule) return;
         request.wosFault = rule;
-        if (rule.delayMs > 0) await sleep(rule.delayMs);
         if (rule.afterCommit) return;
         if (rule.reset) {
+            if (rule.delayMs > 0) await delay(rule.delayMs, closing.signal);
             reply.hijack();
             dropConnection(request);
             return reply;
@@ -162,10 +176,14 @@ export function registerFaults(app: FastifyInstance, store: FaultStore, adminTok
         }
     });
 
-    // The answer of an `afterCommit` rule is replaced once the handler has committed and rendered.
+    // `delayMs` delays the answer, not the work: the handler has committed by now, so a client that times
+    // out while waiting meets a lost answer, as with a slow network. The answer of an `afterCommit` rule is
+    // then replaced, once the handler has committed and rendered.
     app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
         const rule = request.wosFault;
-        if (!rule?.afterCommit) return payload;
+        if (!rule) return payload;
+        if (rule.delayMs > 0) await delay(rule.delayMs, closing.signal);
+        if (!rule.afterCommit) return payload;
         if (rule.reset) {
             dropConnection(request);
             return payload;

@@ -129,6 +129,25 @@ test("delayMs: the delayed answer arrives after answers to later requests, and i
     expect(response.body.data.id).toBe(appsId);
 });
 
+test("delayMs delays the answer, not the work: the project exists while its create's answer is still held", async () => {
+    const name = uniqueName("Delayed");
+    await addFault({ method: "POST", path: CREATE_PATH, times: 1, delayMs: 5000 });
+    let answered = false;
+    const delayed = owners.post("/organizations/acme/projects", projectDocument({ name })).then((response) => {
+        answered = true;
+        return response;
+    });
+    // A client that gave up now would have lost the answer of committed work.
+    let existsBeforeAnswer = false;
+    for (let attempt = 0; attempt < 40 && !existsBeforeAnswer; attempt += 1) {
+        existsBeforeAnswer = await projectExists(name);
+        if (!existsBeforeAnswer) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(existsBeforeAnswer).toBe(true);
+    expect(answered).toBe(false);
+    expectStatus(await delayed, 201);
+});
+
 test("DELETE /_admin/faults clears every rule", async () => {
     await addFault({ method: "GET", path: `^/api/v2/projects/${appsId}$`, times: 10, status: 503 });
     await addFault({ method: "GET", path: `^/api/v2/projects/${stagingId}$`, times: 10, status: 500 });
