@@ -41,7 +41,10 @@ export class WosClient {
         this.variables = new Variables(this.#transport, this.workspaces);
     }
 
-    /** Checks that the service answers and accepts the token: `GET /ping`. */
+    /**
+     * Checks that the service answers: `GET /ping`. The service answers a ping without looking at the token,
+     * so a wrong token is only reported by the first other call (a `WosAuthenticationError`).
+     */
     async ping(): Promise<void> {
         await this.#transport.request({ method: "GET", path: "/ping", schema: undefined });
     }

@@ -31,6 +31,9 @@ function nonNegativeInteger(name: string, value: string): number {
     return Number(value);
 }
 
+/** The levels of the service's logger (pino); anything else would stop the start with pino's own message. */
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
 function parseCli(argv: string[]): Cli | "help" {
     const { values } = parseArgs({
         args: argv,
@@ -51,6 +54,10 @@ function parseCli(argv: string[]): Cli | "help" {
     if (values.help) return "help";
     const port = nonNegativeInteger("port", values.port!);
     if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+    const logLevel = values["log-level"]!;
+    if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+        throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got '${logLevel}'`);
+    }
     return {
         host: values.host!,
         port,
@@ -59,7 +66,7 @@ function parseCli(argv: string[]): Cli | "help" {
         planStepMs: nonNegativeInteger("plan-step-ms", values["plan-step-ms"]!),
         rateLimit: nonNegativeInteger("rate-limit", values["rate-limit"]!),
         adminToken: values["admin-token"],
-        logLevel: values["log-level"]!,
+        logLevel,
     };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Projects, tag bindings and workspaces through {@link WosClient} against the real local service.
  */
-import { WosClient, WosConflictError, WosNotFoundError, type Project } from "../../sdk";
+import { WosAuthenticationError, WosClient, WosConflictError, WosNotFoundError, type Project } from "../../sdk";
 import { startTestServer, type TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 
@@ -28,6 +28,13 @@ describe("WosClient", () => {
     it("pings the service with an address given with /api/v2 and a trailing slash", async () => {
         const client = new WosClient({ address: `${server.apiUrl}/`, token: TOKENS.owners });
         await expect(client.ping()).resolves.toBeUndefined();
+    });
+
+    it("pings without checking the token: a wrong one is reported by the first other call", async () => {
+        const client = new WosClient({ address: server.url, token: "not-a-token-of-this-service", maxRetries: 0 });
+        await expect(client.ping()).resolves.toBeUndefined();
+        const failure = await client.projects.list("acme").catch((error: unknown) => error);
+        expect(WosAuthenticationError.isInstance(failure)).toBe(true);
     });
 });
 

@@ -230,6 +230,14 @@ describe("wos-server command line", () => {
         expect(result.stderr).toContain("usage: wos-server");
     });
 
+    test("refuses an unknown log level with the usage, naming the levels", async () => {
+        const result = await runCli(["--port", "0", "--data", ":memory:", "--log-level", "loud"]);
+        expect(result.code).toBe(2);
+        expect(result.stdout).not.toMatch(ADDRESS_LINE);
+        expect(result.stderr).toContain("--log-level must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'");
+        expect(result.stderr).toContain("usage: wos-server");
+    });
+
     test("the built-in demo seed is the content of examples/seed.json", () => {
         expect(JSON.parse(readFileSync(EXAMPLE_SEED, "utf8"))).toEqual(DEMO_SEED);
     });
