@@ -4,3 +4,4 @@ export * from "./jsonapi";
 export * from "./project";
 export * from "./variable";
 export * from "./workspace";
+export * from "./noCode";

@@ -23,8 +23,13 @@ export const TOKENS = {
     bob: "user-bob-token",
     /** User on the owners team. */
     alice: "user-alice-token",
+    /** `manageModules` only: no-code module settings, no project access. */
+    modules: "team-modules-token",
     globexOrganization: "org-globex-token",
     globexOwners: "team-globex-owners-token",
+    /** Organization `initech` has cost estimation on. */
+    initechOrganization: "org-initech-token",
+    initechOwners: "team-initech-owners-token",
 } as const;
 
 export const WORKSPACES = {
@@ -36,9 +41,36 @@ export const WORKSPACES = {
 } as const;
 
 export const REGISTRY_MODULES = {
+    /** acme: no-code ready, versions 1.0.0 (region required, size) and 1.1.0 (adds tags). */
     bucket: "mod-0000000000000001",
+    /** acme: not no-code ready. */
     notReady: "mod-0000000000000002",
+    /** initech (cost estimation on): the same versions as `bucket`. */
+    initechBucket: "mod-0000000000000003",
+    /** acme: no-code ready, one version 2.0.0 (cidr required, a string; zones a number). */
+    network: "mod-0000000000000004",
 } as const;
+
+/** The versions of the `bucket` modules (acme and initech). */
+function bucketVersions() {
+    return [
+        {
+            version: "1.0.0",
+            variables: [
+                { name: "region", type: "string", required: true },
+                { name: "size", type: "number", required: false, default: "1" },
+            ],
+        },
+        {
+            version: "1.1.0",
+            variables: [
+                { name: "region", type: "string", required: true },
+                { name: "size", type: "number", required: false, default: "1" },
+                { name: "tags", type: "map(string)", required: false, default: "{}" },
+            ],
+        },
+    ];
+}
 
 /** The seed file, in the format of `local-service.md`. */
 export function testSeed(): SeedFile {
@@ -64,6 +96,7 @@ export function testSeed(): SeedFile {
                         tokens: [TOKENS.appsAdmin],
                     },
                     { name: "nobody", tokens: [TOKENS.noAccess] },
+                    { name: "modules", manageModules: true, tokens: [TOKENS.modules] },
                 ],
                 users: [
                     { name: "alice", teams: ["owners"], tokens: [TOKENS.alice] },
@@ -71,35 +104,28 @@ export function testSeed(): SeedFile {
                 ],
                 agentPools: [{ id: "apool-0000000000000001", name: "default" }],
                 registryModules: [
-                    {
-                        id: REGISTRY_MODULES.bucket,
-                        name: "bucket",
-                        provider: "aws",
-                        noCodeReady: true,
-                        versions: [
-                            {
-                                version: "1.0.0",
-                                variables: [
-                                    { name: "region", type: "string", required: true },
-                                    { name: "size", type: "number", required: false, default: "1" },
-                                ],
-                            },
-                            {
-                                version: "1.1.0",
-                                variables: [
-                                    { name: "region", type: "string", required: true },
-                                    { name: "size", type: "number", required: false, default: "1" },
-                                    { name: "tags", type: "map(string)", required: false, default: "{}" },
-                                ],
-                            },
-                        ],
-                    },
+                    { id: REGISTRY_MODULES.bucket, name: "bucket", provider: "aws", noCodeReady: true, versions: bucketVersions() },
                     {
                         id: REGISTRY_MODULES.notReady,
                         name: "legacy",
                         provider: "aws",
                         noCodeReady: false,
                         versions: [{ version: "0.1.0", variables: [] }],
+                    },
+                    {
+                        id: REGISTRY_MODULES.network,
+                        name: "network",
+                        provider: "aws",
+                        noCodeReady: true,
+                        versions: [
+                            {
+                                version: "2.0.0",
+                                variables: [
+                                    { name: "cidr", type: "string", required: true },
+                                    { name: "zones", type: "number", required: false, default: "2" },
+                                ],
+                            },
+                        ],
                     },
                 ],
                 projects: [{ name: "Apps" }, { name: "Staging" }, { name: "Empty" }],
@@ -116,6 +142,16 @@ export function testSeed(): SeedFile {
                 teams: [{ name: "owners", owners: true, tokens: [TOKENS.globexOwners] }],
                 projects: [{ name: "Globex Apps" }],
                 workspaces: [{ id: WORKSPACES.globex, name: "globex-app", project: "Globex Apps" }],
+            },
+            {
+                name: "initech",
+                organizationToken: TOKENS.initechOrganization,
+                costEstimation: true,
+                teams: [{ name: "owners", owners: true, tokens: [TOKENS.initechOwners] }],
+                registryModules: [
+                    { id: REGISTRY_MODULES.initechBucket, name: "bucket", provider: "aws", noCodeReady: true, versions: bucketVersions() },
+                ],
+                projects: [{ name: "Infra" }],
             },
         ],
     };
