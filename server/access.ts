@@ -4,10 +4,22 @@
  * unauthorized"), so a route never tells apart "does not exist" from "not yours". The rules themselves are
  * in `auth.ts`; this file only applies them to rows.
  */
-import { projectPermissions, type Principal, type ProjectPermissions } from "./auth";
+import { canManageModules, projectPermissions, type Principal, type ProjectPermissions } from "./auth";
 import type { Db } from "./db";
 import { httpError } from "./errors";
-import { findProject, findVariable, findWorkspace, type ProjectRow, type VariableRow, type WorkspaceRow } from "./records";
+import {
+    findNoCodeModule,
+    findNoCodeModuleVersion,
+    findProject,
+    findRegistryModule,
+    findVariable,
+    findWorkspace,
+    type NoCodeModuleRow,
+    type ProjectRow,
+    type RegistryModuleRow,
+    type VariableRow,
+    type WorkspaceRow,
+} from "./records";
 
 /** Route parameters (`:id`, `:organization`) as Fastify hands them over. */
 export type Params = { Params: Record<string, string> };
@@ -45,6 +57,15 @@ export function moveDestination(db: Db, principal: Principal, id: string | undef
     const project = id === undefined ? undefined : findProject(db, id);
     if (!project || !projectPermissions(principal, project).canMoveWorkspaces) {
         throw httpError(404, "Project not found or you are not authorized to move workspaces into it");
+    }
+    return project;
+}
+
+/** A project the caller may create workspaces in (`maintain`, or owners / manage projects). */
+export function workspaceCreatableProject(db: Db, principal: Principal, id: string | undefined): ProjectRow {
+    const project = id === undefined ? undefined : findProject(db, id);
+    if (!project || !projectPermissions(principal, project).canCreateWorkspace) {
+        throw httpError(404, "Project not found or you are not authorized to create workspaces in it");
     }
     return project;
 }
@@ -91,4 +112,62 @@ export function writableVariable(db: Db, principal: Principal, id: string | unde
         throw httpError(404, "Variable not found or you are not authorized to manage it");
     }
     return variable;
+}
+
+/**
+ * Refuses an organization token where `api.md` ("Authentication" 4) says a user or team token is required:
+ * enabling a module, changing its settings and creating a workspace from it. A 404 like every refusal, with
+ * a detail that says why, so a caller does not hunt for a missing resource.
+ */
+export function refuseOrganizationToken(principal: Principal): void {
+    if (principal.kind === "organization") {
+        throw httpError(404, "An organization token cannot be used for this endpoint; use a user or team token");
+    }
+}
+
+/** A registry module of the caller's organization (any token of the organization may see it). */
+export function visibleRegistryModule(db: Db, principal: Principal, id: string | undefined): RegistryModuleRow {
+    const module = id === undefined ? undefined : findRegistryModule(db, id);
+    if (!module || module.organization !== principal.organization) {
+        throw httpError(404, "Registry module not found or you are not authorized to access it");
+    }
+    return module;
+}
+
+/** A no-code module of the caller's organization (any token of the organization may read it). */
+export function visibleNoCodeModule(db: Db, principal: Principal, id: string | undefined): NoCodeModuleRow {
+    const module = id === undefined ? undefined : findNoCodeModule(db, id);
+    if (!module || module.organization !== principal.organization) {
+        throw httpError(404, "No-code module not found or you are not authorized to access it");
+    }
+    return module;
+}
+
+/** A no-code module whose settings the caller may change or delete: owners or manage modules, never an organization token. */
+export function manageableNoCodeModule(db: Db, principal: Principal, id: string | undefined): NoCodeModuleRow {
+    const module = visibleNoCodeModule(db, principal, id);
+    refuseOrganizationToken(principal);
+    if (!canManageModules(principal)) throw httpError(404, "No-code module not found or you are not authorized to manage it");
+    return module;
+}
+
+/**
+ * A workspace made from the no-code module `moduleId`, for its upgrade endpoints: the module must be of the
+ * caller's organization and still exist, the workspace must have been made from it, and the caller needs
+ * `read` on the workspace (`manage`: `maintain`, to start or confirm an upgrade). Anything else is a 404.
+ */
+export function noCodeWorkspace(
+    db: Db,
+    principal: Principal,
+    moduleId: string | undefined,
+    workspaceId: string | undefined,
+    need: "read" | "manage",
+): { module: NoCodeModuleRow; workspace: WorkspaceRow } {
+    const module = visibleNoCodeModule(db, principal, moduleId);
+    const workspace = need === "manage" ? manageableWorkspace(db, principal, workspaceId) : visibleWorkspace(db, principal, workspaceId);
+    const version = workspace.no_code_module_version_id === null ? undefined : findNoCodeModuleVersion(db, workspace.no_code_module_version_id);
+    if (version?.no_code_module_id !== module.id) {
+        throw httpError(404, "Workspace not found among the workspaces of this no-code module, or you are not authorized to access it");
+    }
+    return { module, workspace };
 }

@@ -12,6 +12,8 @@ import { isEmpty, openDatabase, type Db } from "./db";
 import { HttpError, httpError, titleFor, unauthorized } from "./errors";
 import { FaultStore, registerFaults } from "./faults";
 import { applySeed, DEMO_SEED, type SeedFile } from "./seed";
+import { registerNoCodeModuleRoutes } from "./routes/noCodeModules";
+import { registerNoCodeWorkspaceRoutes } from "./routes/noCodeWorkspaces";
 import { registerProjectRoutes } from "./routes/projects";
 import { registerVariableRoutes } from "./routes/variables";
 import { registerWorkspaceRoutes } from "./routes/workspaces";
@@ -166,6 +168,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
             registerProjectRoutes(api, context);
             registerVariableRoutes(api, context);
             registerWorkspaceRoutes(api, context);
+            registerNoCodeModuleRoutes(api, context);
+            registerNoCodeWorkspaceRoutes(api, context);
         },
         { prefix: API_PREFIX },
     );

@@ -171,6 +171,60 @@ const MIGRATIONS: readonly string[] = [
         UNIQUE (workspace_id, category, key)
     );
     `,
+    // 2: no-code provisioning. A no-code module (at most one per registry module) with its ordered
+    //    variable-options sets; its versions (every change of pin, module or options makes one, and a
+    //    workspace records the one it was made from or upgraded to); and the upgrade runs of workspaces.
+    //    Versions outlive their module on purpose: a workspace made from a deleted module still names the
+    //    version it runs. A run stores when it started and what its plan ends in; its status is derived from
+    //    the time on every read, so no timer has to survive a restart. Workspaces made through the API or a
+    //    seed are `tfe-api`, the value the public clients decode (migration 1 wrote 'api').
+    `
+    CREATE TABLE no_code_modules (
+        id                 TEXT PRIMARY KEY,
+        organization       TEXT NOT NULL REFERENCES organizations(name) ON DELETE CASCADE,
+        registry_module_id TEXT NOT NULL UNIQUE REFERENCES registry_modules(id) ON DELETE CASCADE,
+        version_pin        TEXT NOT NULL,
+        enabled            INTEGER NOT NULL DEFAULT 0,
+        current_version_id TEXT NOT NULL,
+        created_at         TEXT NOT NULL,
+        updated_at         TEXT NOT NULL
+    );
+    CREATE TABLE no_code_variable_options (
+        id                TEXT PRIMARY KEY,
+        no_code_module_id TEXT NOT NULL REFERENCES no_code_modules(id) ON DELETE CASCADE,
+        variable_name     TEXT NOT NULL,
+        variable_type     TEXT NOT NULL,
+        options           TEXT NOT NULL,
+        position          INTEGER NOT NULL,
+        created_at        TEXT NOT NULL,
+        updated_at        TEXT NOT NULL
+    );
+    CREATE INDEX no_code_variable_options_module ON no_code_variable_options(no_code_module_id, position);
+    CREATE TABLE no_code_module_versions (
+        id                 TEXT PRIMARY KEY,
+        no_code_module_id  TEXT NOT NULL,
+        registry_module_id TEXT NOT NULL,
+        version_pin        TEXT NOT NULL,
+        variable_options   TEXT NOT NULL,
+        created_at         TEXT NOT NULL
+    );
+    CREATE TABLE workspace_upgrades (
+        id                TEXT PRIMARY KEY,
+        workspace_id      TEXT NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        no_code_module_id TEXT NOT NULL REFERENCES no_code_modules(id) ON DELETE CASCADE,
+        target_version_id TEXT NOT NULL,
+        vars              TEXT NOT NULL,
+        plan_outcome      TEXT NOT NULL CHECK (plan_outcome IN ('planned', 'planned_and_finished', 'errored')),
+        cost_estimation   INTEGER NOT NULL DEFAULT 0,
+        started_at_ms     INTEGER NOT NULL,
+        step_ms           INTEGER NOT NULL,
+        final_state       TEXT CHECK (final_state IN ('applied', 'discarded')),
+        created_at        TEXT NOT NULL,
+        updated_at        TEXT NOT NULL
+    );
+    CREATE INDEX workspace_upgrades_workspace ON workspace_upgrades(workspace_id);
+    UPDATE workspaces SET source = 'tfe-api' WHERE source = 'api';
+    `,
 ];
 
 /** The schema version this code writes. */

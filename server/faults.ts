@@ -5,7 +5,8 @@
  * A rule matches requests by method and a regular expression on the URL path, `times` times. It can delay
  * the answer, answer another status, drop the connection, or (with `afterCommit`) let the handler do and
  * commit its work and only then replace the answer: the "lost response" a client must recover from.
- * `planOutcome` rules are kept for the upgrade runs of a later issue ({@link FaultStore.takePlanOutcome}).
+ * A `planOutcome` rule forces the end of the next upgrade plans its path matches; the upgrade initiate takes
+ * it once the run is sure to start, so a refused initiate uses none ({@link FaultStore.takePlanOutcome}).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";

@@ -70,5 +70,10 @@ function pageUrl(request: FastifyRequest, number: number, size: number): string 
     params.delete("page[size]");
     params.set("page[number]", String(number));
     params.set("page[size]", String(size));
-    return `${request.protocol}://${request.host}${path}?${params.toString()}`;
+    return absoluteUrl(request, `${path}?${params.toString()}`);
+}
+
+/** `path` as an absolute URL on the host the request came to (the base of every absolute link the service answers). */
+export function absoluteUrl(request: FastifyRequest, path: string): string {
+    return `${request.protocol}://${request.host}${path}`;
 }

@@ -4,7 +4,17 @@
  */
 import type { Principal } from "./auth";
 import { projectPermissions } from "./auth";
-import type { ProjectRow, TagBindingRow, VariableRow, WorkspaceRow } from "./records";
+import {
+    optionValues,
+    type NoCodeModuleRow,
+    type ProjectRow,
+    type RegistryModuleRow,
+    type TagBindingRow,
+    type VariableOptionsRow,
+    type VariableRow,
+    type WorkspaceRow,
+    type WorkspaceUpgradeRow,
+} from "./records";
 
 const API = "/api/v2";
 
@@ -16,6 +26,14 @@ export const paths = {
     projectEffectiveTagBindings: (id: string) => `${API}/projects/${id}/effective-tag-bindings`,
     workspace: (id: string) => `${API}/workspaces/${id}`,
     variable: (id: string) => `${API}/vars/${id}`,
+    registryModule: (id: string) => `${API}/registry-modules/${id}`,
+    noCodeModule: (id: string) => `${API}/no-code-modules/${id}`,
+    /** The workspace's page in the web interface (`links.self-html`). */
+    workspaceHtml: (organization: string, name: string) =>
+        `/app/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(name)}`,
+    /** A run's page in the web interface: where an upgrade's plan is shown (`plan-url`, made absolute). */
+    runHtml: (organization: string, workspaceName: string, runId: string) =>
+        `/app/${encodeURIComponent(organization)}/workspaces/${encodeURIComponent(workspaceName)}/runs/${runId}`,
 };
 
 /**
@@ -113,7 +131,7 @@ export function renderVariable(variable: VariableRow) {
 export function renderWorkspace(
     workspace: WorkspaceRow,
     principal: Principal,
-    context: { tagNames: string[]; variableIds: string[] },
+    context: { tagNames: string[]; variableIds: string[]; noCodeUpgradeAvailable: boolean },
 ) {
     const permissions = projectPermissions(principal, { id: workspace.project_id, organization: workspace.organization });
     const canQueue = permissions.canWriteVariables;
@@ -159,7 +177,7 @@ export function renderWorkspace(
             "source-name": workspace.source_name,
             "source-url": workspace.source_url,
             "source-module-id": workspace.source_module_id,
-            "no-code-upgrade-available": false,
+            "no-code-upgrade-available": context.noCodeUpgradeAvailable,
             "tag-names": context.tagNames,
             "setting-overwrites": {
                 "execution-mode": workspace.execution_mode_overwritten === 1,
@@ -218,7 +236,81 @@ export function renderWorkspace(
         },
         links: {
             self: paths.workspace(workspace.id),
-            "self-html": `/app/${encodeURIComponent(workspace.organization)}/workspaces/${encodeURIComponent(workspace.name)}`,
+            "self-html": paths.workspaceHtml(workspace.organization, workspace.name),
         },
+    };
+}
+
+/**
+ * A no-code module. Its variable-options sets are listed by id in `relationships`; {@link renderVariableOptions}
+ * renders them for `included`.
+ */
+export function renderNoCodeModule(module: NoCodeModuleRow, sets: readonly VariableOptionsRow[]) {
+    return {
+        id: module.id,
+        type: "no-code-modules",
+        attributes: { enabled: module.enabled === 1, "version-pin": module.version_pin },
+        relationships: {
+            organization: {
+                data: { id: module.organization, type: "organizations" },
+                links: { related: paths.organization(module.organization) },
+            },
+            // Always the plural type, whichever of the two a client sent.
+            "registry-module": {
+                data: { id: module.registry_module_id, type: "registry-modules" },
+                links: { related: paths.registryModule(module.registry_module_id) },
+            },
+            "variable-options": { data: sets.map((set) => ({ id: set.id, type: "variable-options" })) },
+        },
+        links: { self: paths.noCodeModule(module.id) },
+    };
+}
+
+/** A variable-options set as `included` carries it; options are always strings, as the public clients decode them. */
+export function renderVariableOptions(set: VariableOptionsRow) {
+    return {
+        id: set.id,
+        type: "variable-options",
+        attributes: {
+            "variable-name": set.variable_name,
+            "variable-type": set.variable_type,
+            options: optionValues(set),
+        },
+        relationships: {
+            "no-code-allowed-module": { data: { id: set.no_code_module_id, type: "no-code-allowed-modules" } },
+        },
+    };
+}
+
+/** A registry module: what the provider needs to find the no-code module made from it. */
+export function renderRegistryModule(module: RegistryModuleRow, versions: readonly string[], noCodeModuleIds: readonly string[]) {
+    return {
+        id: module.id,
+        type: "registry-modules",
+        attributes: {
+            name: module.name,
+            provider: module.provider,
+            namespace: module.organization,
+            "no-code": module.no_code_ready === 1,
+            "version-statuses": versions.map((version) => ({ version, status: "ok" })),
+        },
+        relationships: {
+            organization: {
+                data: { id: module.organization, type: "organizations" },
+                links: { related: paths.organization(module.organization) },
+            },
+            "no-code-modules": { data: noCodeModuleIds.map((id) => ({ id, type: "no-code-modules" })) },
+        },
+        links: { self: paths.registryModule(module.id) },
+    };
+}
+
+/** A workspace upgrade run with the status it has now and the absolute URL of its plan. */
+export function renderWorkspaceUpgrade(run: WorkspaceUpgradeRow, status: string, planUrl: string) {
+    return {
+        id: run.id,
+        type: "workspace-upgrade",
+        attributes: { status, "plan-url": planUrl },
+        relationships: { workspace: { data: { id: run.workspace_id, type: "workspaces" } } },
     };
 }

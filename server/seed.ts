@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ACCESS_LEVELS, hashToken, newId, now, sql, writeTransaction, type Db } from "./db";
-import { insertProject } from "./records";
+import { insertProject, insertWorkspace } from "./records";
 import {
     autoDestroyActivityDurationRule,
     idRule,
@@ -321,22 +321,17 @@ function applyOrganization(db: Db, org: SeedOrganization): void {
             | { id: string }
             | undefined;
         if (byId || byName) return;
-        const duration = (sql(db, "SELECT auto_destroy_activity_duration AS d FROM projects WHERE id = ?").get(projectId) as { d: string | null }).d;
-        sql(db, `INSERT INTO workspaces (id, organization, project_id, name, description, auto_apply, execution_mode, agent_pool_id,
-                     auto_destroy_activity_duration, created_at, updated_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-            workspace.id ?? newId("ws-"),
-            org.name,
+        // Seeded workspaces count as made through the API (`source` `tfe-api`); the project's duration is inherited.
+        insertWorkspace(db, {
+            id: workspace.id,
+            organization: org.name,
             projectId,
-            workspace.name,
-            workspace.description ?? null,
-            workspace.autoApply ? 1 : 0,
-            mode,
+            name: workspace.name,
+            description: workspace.description ?? null,
+            autoApply: workspace.autoApply,
+            executionMode: mode,
             agentPoolId,
-            duration,
-            timestamp,
-            timestamp,
-        );
+        });
     });
 }
 

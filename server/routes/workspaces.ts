@@ -1,17 +1,18 @@
 /**
  * Workspaces beyond `api.md`, as on the hosted service: `GET`, `PATCH` (name, description, auto-apply,
- * execution settings, source) and `DELETE /workspaces/:id`, and the workspace's effective tag bindings
- * (its project's). Reading needs `read` on the project; changing and deleting need `maintain`.
+ * execution settings, source) and `DELETE /workspaces/:id`, `GET /organizations/:org/workspaces/:name`, and
+ * the workspace's effective tag bindings (its project's). Reading needs `read` on the project; changing and
+ * deleting need `maintain`.
  */
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import { updateWorkspaceRequestSchema } from "../../sdk/model";
 import { principalOf, type AppContext } from "../app";
-import { manageableWorkspace, visibleWorkspace, type Params } from "../access";
+import { manageableWorkspace, requireOrganization, visibleWorkspace, type Params } from "../access";
 import type { Principal } from "../auth";
 import { now, readTransaction, sql, writeTransaction, type Db } from "../db";
 import { parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
-import { findWorkspace, findWorkspaceByName, tagBindingsOf, variablesOf, type WorkspaceRow } from "../records";
+import { findWorkspace, findWorkspaceByName, noCodeModuleOfWorkspace, tagBindingsOf, variablesOf, type WorkspaceRow } from "../records";
 import { renderTagBindingForList, renderWorkspace } from "../render";
 
 type UpdateAttributes = NonNullable<z.output<ReturnType<typeof updateWorkspaceRequestSchema>>["data"]["attributes"]>;
@@ -21,6 +22,16 @@ export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext
     api.get<Params>("/workspaces/:id", async (request) => {
         const principal = principalOf(request);
         return readTransaction(db, () => workspaceDocument(db, principal, visibleWorkspace(db, principal, request.params.id)));
+    });
+
+    // The hosted service's show-by-name: how a client finds a workspace whose create answer it lost.
+    api.get<Params>("/organizations/:organization/workspaces/:name", async (request) => {
+        const principal = principalOf(request);
+        requireOrganization(principal, request.params.organization);
+        return readTransaction(db, () => {
+            const found = findWorkspaceByName(db, principal.organization, request.params.name ?? "");
+            return workspaceDocument(db, principal, visibleWorkspace(db, principal, found?.id));
+        });
     });
 
     // Tags are inherited from the project: a workspace's effective set is its project's.
@@ -51,12 +62,18 @@ export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext
     });
 }
 
-/** A workspace as every workspace endpoint answers it: with its effective tag names and variable ids. */
+/**
+ * A workspace as every workspace endpoint answers it: with its effective tag names, its variable ids, and
+ * whether its no-code module has a newer version than the one it runs (false when it was not made from a
+ * no-code module or that module was deleted).
+ */
 export function workspaceDocument(db: Db, principal: Principal, workspace: WorkspaceRow) {
+    const module = noCodeModuleOfWorkspace(db, workspace);
     return {
         data: renderWorkspace(workspace, principal, {
             tagNames: tagBindingsOf(db, workspace.project_id).map((binding) => binding.key),
             variableIds: variablesOf(db, workspace.id).map((variable) => variable.id),
+            noCodeUpgradeAvailable: module !== undefined && module.current_version_id !== workspace.no_code_module_version_id,
         }),
     };
 }

@@ -1,0 +1,372 @@
+/**
+ * No-code modules (`api.md` "No-code provisioning" with the decisions of `local-service.md`): enable a
+ * registry module for no-code provisioning with its variable-options sets, read it (the sets included on
+ * `include=variable_options`), change its settings, delete it; and `GET /registry-modules/:id`, through
+ * which a client finds the no-code module made from a registry module after losing a create's answer.
+ *
+ * Every change of version pin, registry module or the content of the sets makes a new no-code module
+ * version (the module's current one); workspaces on an older one report an upgrade available. Changing the
+ * settings needs owners or manage modules, and never an organization token (`api.md` "Authentication" 4);
+ * any token of the organization may read.
+ */
+import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
+import {
+    createNoCodeModuleRequestSchema,
+    updateNoCodeModuleRequestSchema,
+    variableOptionSetProblems,
+    type variableOptionsRelationshipSchema,
+} from "../../sdk/model";
+import { principalOf, type AppContext } from "../app";
+import {
+    manageableNoCodeModule,
+    refuseOrganizationToken,
+    requireOrganization,
+    visibleNoCodeModule,
+    visibleRegistryModule,
+    type Params,
+} from "../access";
+import { canManageModules, type Principal } from "../auth";
+import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { badParameter, httpError, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { singleParameter, type Query } from "../pagination";
+import {
+    findNoCodeModule,
+    findNoCodeModuleVersion,
+    moduleVariablesOf,
+    noCodeModuleOfRegistryModule,
+    optionValues,
+    registryModuleVersions,
+    variableOptionsOf,
+    type NoCodeModuleRow,
+    type RegistryModuleRow,
+} from "../records";
+import { renderNoCodeModule, renderRegistryModule, renderVariableOptions } from "../render";
+
+type CreateData = z.output<ReturnType<typeof createNoCodeModuleRequestSchema>>["data"];
+type UpdateData = z.output<ReturnType<typeof updateNoCodeModuleRequestSchema>>["data"];
+type OptionItems = z.output<ReturnType<typeof variableOptionsRelationshipSchema>>["data"];
+
+/** The values `include` accepts: `variable_options` (api.md) and `variable-options` (what go-tfe sends). */
+const INCLUDE_VALUES = ["variable_options", "variable-options"];
+
+const MODULE_POINTER = ["data", "relationships", "registry-module", "data", "id"] as const;
+const PIN_POINTER = ["data", "attributes", "version-pin"] as const;
+const OPTIONS_POINTER = ["data", "relationships", "variable-options", "data"] as const;
+
+/** A variable-options set as a write wants it: `id` when it replaces an existing set. */
+interface DesiredSet {
+    id?: string;
+    variableName: string;
+    variableType: string;
+    options: string[];
+}
+
+/** Registers the no-code module routes and `GET /registry-modules/:id` under `/api/v2`. */
+export function registerNoCodeModuleRoutes(api: FastifyInstance, { db }: AppContext): void {
+    api.post<Params>("/organizations/:organization/no-code-modules", async (request) => {
+        const principal = principalOf(request);
+        return writeTransaction(db, () => {
+            requireOrganization(principal, request.params.organization);
+            refuseOrganizationToken(principal);
+            if (!canManageModules(principal)) {
+                throw httpError(404, "Organization not found or you are not authorized to manage its no-code modules");
+            }
+            const { data } = parseBody(createNoCodeModuleRequestSchema(), request.body);
+            return noCodeModuleDocument(db, createNoCodeModule(db, principal, data), false);
+        });
+    });
+
+    api.get<Params>("/no-code-modules/:id", async (request) => {
+        const principal = principalOf(request);
+        const include = includesVariableOptions(request.query as Query);
+        return readTransaction(db, () => noCodeModuleDocument(db, visibleNoCodeModule(db, principal, request.params.id), include));
+    });
+
+    // Attributes and relationships left out stay; `variable-options`, when present, is the whole desired list.
+    api.patch<Params>("/no-code-modules/:id", async (request) => {
+        const principal = principalOf(request);
+        return writeTransaction(db, () => {
+            const current = manageableNoCodeModule(db, principal, request.params.id);
+            const { data } = parseBody(updateNoCodeModuleRequestSchema(), request.body);
+            return noCodeModuleDocument(db, updateNoCodeModule(db, principal, current, data), false);
+        });
+    });
+
+    // Workspaces made from the module stay (their upgrade endpoints answer 404 from now on); its sets and
+    // upgrade runs go with it.
+    api.delete<Params>("/no-code-modules/:id", async (request, reply) => {
+        const principal = principalOf(request);
+        writeTransaction(db, () => {
+            const module = manageableNoCodeModule(db, principal, request.params.id);
+            sql(db, "DELETE FROM no_code_modules WHERE id = ?").run(module.id);
+        });
+        return reply.code(204).send();
+    });
+
+    api.get<Params>("/registry-modules/:id", async (request) => {
+        const principal = principalOf(request);
+        return readTransaction(db, () => {
+            const module = visibleRegistryModule(db, principal, request.params.id);
+            const noCodeModule = noCodeModuleOfRegistryModule(db, module.id);
+            return { data: renderRegistryModule(module, registryModuleVersions(db, module.id), noCodeModule ? [noCodeModule.id] : []) };
+        });
+    });
+}
+
+/** A no-code module document; with `include`, its variable-options sets in `included`, in their order. */
+function noCodeModuleDocument(db: Db, module: NoCodeModuleRow, include: boolean) {
+    const sets = variableOptionsOf(db, module.id);
+    const data = renderNoCodeModule(module, sets);
+    return include ? { data, included: sets.map(renderVariableOptions) } : { data };
+}
+
+/** Whether `include` asks for the variable-options sets; a value other than {@link INCLUDE_VALUES} is a 400. */
+function includesVariableOptions(query: Query): boolean {
+    const include = singleParameter(query, "include");
+    if (include === undefined) return false;
+    for (const value of include.split(",").map((part) => part.trim())) {
+        if (!INCLUDE_VALUES.includes(value)) {
+            throw badParameter("include", `include must be 'variable_options' (comma-separated values), got '${abbreviated(value)}'`);
+        }
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The rules that need the database. Each runs inside the caller's transaction and throws the refusal before
+// anything is written.
+
+/** Enables a registry module for no-code provisioning; 404 for a module outside the registry, 422 for a rule broken. */
+function createNoCodeModule(db: Db, principal: Principal, data: CreateData): NoCodeModuleRow {
+    const registryModule = visibleRegistryModule(db, principal, data.relationships["registry-module"].data.id);
+    const sets = desiredSets(data.relationships["variable-options"]?.data ?? []);
+    const problems = registryModuleProblems(db, registryModule, undefined);
+    let versionPin: string | undefined;
+    if (problems.length === 0) {
+        const resolved = resolvePin(db, registryModule, data.attributes?.["version-pin"]);
+        problems.push(...resolved.problems);
+        versionPin = resolved.versionPin;
+        if (versionPin !== undefined) problems.push(...setProblems(db, registryModule.id, versionPin, sets, true));
+    }
+    if (problems.length > 0 || versionPin === undefined) throw validationFailed(problems);
+
+    const timestamp = now();
+    const id = newId("nocode-");
+    const versionId = newId("nocodever-");
+    sql(db, `INSERT INTO no_code_modules (id, organization, registry_module_id, version_pin, enabled, current_version_id, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+        id,
+        principal.organization,
+        registryModule.id,
+        versionPin,
+        data.attributes?.enabled ? 1 : 0,
+        versionId,
+        timestamp,
+        timestamp,
+    );
+    writeSets(db, id, sets, timestamp);
+    insertVersion(db, versionId, findNoCodeModule(db, id)!, timestamp);
+    return findNoCodeModule(db, id)!;
+}
+
+/**
+ * Changes the settings given. A new registry module must pass the create rules, and without a pin given the
+ * pin becomes its highest version; the resulting sets (the list given, or the kept ones) are judged against
+ * the resulting pin. A new no-code module version is made when the pin, the module or the sets' content
+ * changed.
+ */
+function updateNoCodeModule(db: Db, principal: Principal, current: NoCodeModuleRow, data: UpdateData): NoCodeModuleRow {
+    const problems: Problem[] = urlIdProblems(data.id, current.id, "no-code module");
+    const givenModuleId = data.relationships?.["registry-module"]?.data.id;
+    const moduleChanged = givenModuleId !== undefined && givenModuleId !== current.registry_module_id;
+    const registryModule = visibleRegistryModule(db, principal, moduleChanged ? givenModuleId : current.registry_module_id);
+    if (moduleChanged) problems.push(...registryModuleProblems(db, registryModule, current.id));
+
+    const givenPin = data.attributes?.["version-pin"];
+    const givenItems = data.relationships?.["variable-options"]?.data;
+    const existingSets = variableOptionsOf(db, current.id);
+    const sets: DesiredSet[] = givenItems
+        ? desiredSets(givenItems)
+        : existingSets.map((set) => ({
+              id: set.id,
+              variableName: set.variable_name,
+              variableType: set.variable_type,
+              options: optionValues(set),
+          }));
+    if (givenItems) problems.push(...setIdProblems(givenItems, new Set(existingSets.map((set) => set.id))));
+
+    let versionPin: string | undefined;
+    if (problems.length === 0) {
+        const resolved = moduleChanged || givenPin !== undefined ? resolvePin(db, registryModule, givenPin) : { versionPin: current.version_pin, problems: [] };
+        problems.push(...resolved.problems);
+        versionPin = resolved.versionPin;
+        if (versionPin !== undefined) {
+            const listed = givenItems !== undefined;
+            const found = setProblems(db, registryModule.id, versionPin, sets, listed);
+            // Kept sets are not in the body: their problem is the pin (or the module) that no longer fits them.
+            problems.push(...(listed ? found : found.map((problem) => ({ ...problem, path: givenPin !== undefined ? [...PIN_POINTER] : [...MODULE_POINTER] }))));
+        }
+    }
+    if (problems.length > 0 || versionPin === undefined) throw validationFailed(problems);
+
+    const timestamp = now();
+    const enabled = data.attributes?.enabled === undefined ? current.enabled : data.attributes.enabled ? 1 : 0;
+    sql(db, "UPDATE no_code_modules SET registry_module_id = ?, version_pin = ?, enabled = ?, updated_at = ? WHERE id = ?").run(
+        registryModule.id,
+        versionPin,
+        enabled,
+        timestamp,
+        current.id,
+    );
+    if (givenItems) {
+        const kept = new Set(sets.flatMap((set) => (set.id === undefined ? [] : [set.id])));
+        for (const set of existingSets) {
+            if (!kept.has(set.id)) sql(db, "DELETE FROM no_code_variable_options WHERE id = ?").run(set.id);
+        }
+        writeSets(db, current.id, sets, timestamp);
+    }
+    const updated = findNoCodeModule(db, current.id)!;
+    const currentVersion = findNoCodeModuleVersion(db, current.current_version_id);
+    if (!currentVersion || versionSnapshot(db, updated) !== snapshotOfVersion(currentVersion)) {
+        const versionId = newId("nocodever-");
+        insertVersion(db, versionId, updated, timestamp);
+        sql(db, "UPDATE no_code_modules SET current_version_id = ? WHERE id = ?").run(versionId, current.id);
+    }
+    return findNoCodeModule(db, current.id)!;
+}
+
+/** 422 at the module relationship when a registry module cannot (or can no longer) become a no-code module. */
+function registryModuleProblems(db: Db, module: RegistryModuleRow, exceptNoCodeModuleId: string | undefined): Problem[] {
+    if (module.no_code_ready !== 1) {
+        return [{ path: [...MODULE_POINTER], detail: `Registry module '${module.name}' (${module.id}) does not meet the no-code design requirements (it is not no-code ready)` }];
+    }
+    const existing = noCodeModuleOfRegistryModule(db, module.id);
+    if (existing && existing.id !== exceptNoCodeModuleId) {
+        return [{ path: [...MODULE_POINTER], detail: `Registry module '${module.name}' (${module.id}) already has a no-code module (${existing.id})` }];
+    }
+    return [];
+}
+
+/** The pin given when the module has that version, else the module's highest version when none is given. */
+function resolvePin(db: Db, module: RegistryModuleRow, given: string | undefined): { versionPin?: string; problems: Problem[] } {
+    const versions = registryModuleVersions(db, module.id);
+    if (given !== undefined) {
+        return versions.includes(given)
+            ? { versionPin: given, problems: [] }
+            : { problems: [{ path: [...PIN_POINTER], detail: `Version pin '${given}' is not a version of registry module '${module.name}' (versions: ${listOrNone(versions)})` }] };
+    }
+    const highest = versions[versions.length - 1];
+    return highest === undefined
+        ? { problems: [{ path: [...PIN_POINTER], detail: `Registry module '${module.name}' has no published version to pin` }] }
+        : { versionPin: highest, problems: [] };
+}
+
+/**
+ * Each set names a variable of the pinned version with its declared type, and one set per variable. With
+ * `listed` the pointers are the sets' own (`.../variable-options/data/N/...`).
+ */
+function setProblems(db: Db, moduleId: string, versionPin: string, sets: readonly DesiredSet[], listed: boolean): Problem[] {
+    const variables = moduleVariablesOf(db, moduleId, versionPin);
+    const problems: Problem[] = [];
+    const at = (index: number, field: string) => (listed ? [...OPTIONS_POINTER, index, "attributes", field] : [...OPTIONS_POINTER]);
+    sets.forEach((set, index) => {
+        const variable = variables.find((candidate) => candidate.name === set.variableName);
+        if (!variable) {
+            problems.push({
+                path: at(index, "variable-name"),
+                detail: `Variable name '${set.variableName}' is not a variable of version ${versionPin} (its variables: ${listOrNone(variables.map((v) => v.name))})`,
+            });
+        } else if (variable.type !== set.variableType) {
+            problems.push({
+                path: at(index, "variable-type"),
+                detail: `Variable type of '${set.variableName}' must be its declared type '${variable.type}' in version ${versionPin}, got '${set.variableType}'`,
+            });
+        }
+    });
+    for (const problem of variableOptionSetProblems(sets)) {
+        problems.push({ path: at(problem.index, "variable-name"), detail: capitalized(problem.message) });
+    }
+    return problems;
+}
+
+/** 422 at `.../N/id` for an id that is not a set of this module, or an id listed twice. */
+function setIdProblems(items: OptionItems, existingIds: ReadonlySet<string>): Problem[] {
+    const problems: Problem[] = [];
+    const seen = new Set<string>();
+    items.forEach((item, index) => {
+        if (item.id === undefined) return;
+        const path = [...OPTIONS_POINTER, index, "id"];
+        if (!existingIds.has(item.id)) {
+            problems.push({ path, detail: `Id '${abbreviated(item.id)}' is not a variable-options set of this no-code module; leave id out to add a set` });
+        } else if (seen.has(item.id)) {
+            problems.push({ path, detail: `Id '${item.id}' is listed more than once` });
+        }
+        seen.add(item.id);
+    });
+    return problems;
+}
+
+function desiredSets(items: OptionItems): DesiredSet[] {
+    return items.map((item) => ({
+        id: item.id,
+        variableName: item.attributes["variable-name"],
+        variableType: item.attributes["variable-type"],
+        options: item.attributes.options ?? [],
+    }));
+}
+
+/** Writes the sets in list order: a set with an id is replaced in place, one without is added. */
+function writeSets(db: Db, moduleId: string, sets: readonly DesiredSet[], timestamp: string): void {
+    sets.forEach((set, position) => {
+        const options = JSON.stringify(set.options);
+        if (set.id !== undefined) {
+            sql(db, `UPDATE no_code_variable_options SET variable_name = ?, variable_type = ?, options = ?, position = ?, updated_at = ?
+                     WHERE id = ?`).run(set.variableName, set.variableType, options, position, timestamp, set.id);
+        } else {
+            sql(db, `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, position, created_at, updated_at)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(newId("ncvaropt-"), moduleId, set.variableName, set.variableType, options, position, timestamp, timestamp);
+        }
+    });
+}
+
+/**
+ * What a no-code module version is: the registry module, the pin and the content of the sets. Neither the
+ * sets' order nor their ids nor the order of their options matters: a PATCH that only reorders, or replaces
+ * a set by an equal one, makes no new version.
+ */
+function canonicalSnapshot(registryModuleId: string, versionPin: string, sets: readonly { name: string; type: string; options: string[] }[]) {
+    const content = [...sets]
+        .map((set) => ({ name: set.name, type: set.type, options: [...set.options].sort() }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return JSON.stringify({ registryModuleId, versionPin, variableOptions: content });
+}
+
+function versionSnapshot(db: Db, module: NoCodeModuleRow): string {
+    const sets = variableOptionsOf(db, module.id).map((set) => ({ name: set.variable_name, type: set.variable_type, options: optionValues(set) }));
+    return canonicalSnapshot(module.registry_module_id, module.version_pin, sets);
+}
+
+function snapshotOfVersion(version: { registry_module_id: string; version_pin: string; variable_options: string }): string {
+    return canonicalSnapshot(version.registry_module_id, version.version_pin, JSON.parse(version.variable_options));
+}
+
+/** Records the module's settings as they are now as the version `id`. */
+function insertVersion(db: Db, id: string, module: NoCodeModuleRow, timestamp: string): void {
+    const sets = variableOptionsOf(db, module.id).map((set) => ({ name: set.variable_name, type: set.variable_type, options: optionValues(set) }));
+    sql(db, `INSERT INTO no_code_module_versions (id, no_code_module_id, registry_module_id, version_pin, variable_options, created_at)
+             VALUES (?, ?, ?, ?, ?, ?)`).run(id, module.id, module.registry_module_id, module.version_pin, JSON.stringify(sets), timestamp);
+}
+
+function listOrNone(values: readonly string[]): string {
+    return values.length === 0 ? "none" : values.join(", ");
+}
+
+function capitalized(message: string): string {
+    return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** A value from the request, shortened for an error detail that stays short whatever was sent. */
+function abbreviated(value: string): string {
+    return value.length > 60 ? `${value.slice(0, 60)}…` : value;
+}

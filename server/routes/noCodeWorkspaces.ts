@@ -1,0 +1,358 @@
+/**
+ * Workspaces made from a no-code module, and their upgrades (`api.md` "No-code provisioning" with the
+ * decisions of `local-service.md` "Upgrade"): create a workspace from a module; start an upgrade (a plan
+ * run towards the module's current version and new var values), read it, confirm it.
+ *
+ * A run's status is derived from the time on every read, never moved by a timer: one step every
+ * `--plan-step-ms` from its start, `pending` -> `fetching` -> `planning` -> its end (`planned`, then
+ * `cost_estimated` one step later where the organization has cost estimation; `planned_and_finished` when
+ * nothing would change; `errored` when a `planOutcome` fault matched the initiate). Only a confirm or a newer
+ * run writes a run's final state (`applied`, `discarded`). Nothing changes the workspace before the confirm.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import {
+    UPGRADE_CONFIRMABLE_STATUSES,
+    UPGRADE_IN_PROGRESS_STATUSES,
+    createNoCodeWorkspaceRequestSchema,
+    upgradeWorkspaceRequestSchema,
+    workspaceVarListProblems,
+    type noCodeWorkspaceVarsRelationshipSchema,
+} from "../../sdk/model";
+import { principalOf, type AppContext } from "../app";
+import { noCodeWorkspace, refuseOrganizationToken, visibleNoCodeModule, workspaceCreatableProject, type Params } from "../access";
+import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { conflict, httpError, parseBody, validationFailed, type Problem } from "../errors";
+import { absoluteUrl } from "../pagination";
+import {
+    findWorkspaceByName,
+    findWorkspaceUpgrade,
+    insertWorkspace,
+    moduleVariablesOf,
+    openUpgradesOf,
+    optionValues,
+    upsertVariable,
+    variableOptionsOf,
+    variablesOf,
+    type NoCodeModuleRow,
+    type ProjectRow,
+    type VariableRow,
+    type VariableValues,
+    type WorkspaceRow,
+    type WorkspaceUpgradeRow,
+} from "../records";
+import { paths, renderWorkspaceUpgrade } from "../render";
+import { executionProblems, workspaceDocument } from "./workspaces";
+
+type CreateData = z.output<ReturnType<typeof createNoCodeWorkspaceRequestSchema>>["data"];
+type VarItems = z.output<ReturnType<typeof noCodeWorkspaceVarsRelationshipSchema>>["data"];
+
+/** A status of an upgrade run (`UPGRADE_STATUSES` but `canceled`, which the local service never reaches). */
+export type UpgradeStatus =
+    | (typeof UPGRADE_IN_PROGRESS_STATUSES)[number]
+    | (typeof UPGRADE_CONFIRMABLE_STATUSES)[number]
+    | WorkspaceUpgradeRow["plan_outcome"]
+    | NonNullable<WorkspaceUpgradeRow["final_state"]>;
+
+const VARS_POINTER = ["data", "relationships", "vars"] as const;
+
+/** What a confirm answers, as the hosted service does. */
+const CONFIRMED = { message: "Workspace update completed" } as const;
+
+/** Registers the no-code workspace and upgrade routes under `/api/v2`. */
+export function registerNoCodeWorkspaceRoutes(api: FastifyInstance, { db, options, faults }: AppContext): void {
+    api.post<Params>("/no-code-modules/:id/workspaces", async (request) => {
+        const principal = principalOf(request);
+        return writeTransaction(db, () => {
+            const module = visibleNoCodeModule(db, principal, request.params.id);
+            refuseOrganizationToken(principal);
+            const { data } = parseBody(createNoCodeWorkspaceRequestSchema(), request.body);
+            const project = workspaceCreatableProject(db, principal, data.relationships.project.data.id);
+            return workspaceDocument(db, principal, createNoCodeWorkspace(db, module, project, data));
+        });
+    });
+
+    // An organization token may start, read and confirm upgrades: api.md refuses it only for the three above.
+    api.post<Params>("/no-code-modules/:id/workspaces/:workspace/upgrade", async (request) => {
+        const principal = principalOf(request);
+        return writeTransaction(db, () => {
+            const { module, workspace } = noCodeWorkspace(db, principal, request.params.id, request.params.workspace, "manage");
+            const { data } = parseBody(upgradeWorkspaceRequestSchema(), request.body);
+            const items = data.relationships?.vars?.data ?? [];
+            const problems = varProblems(db, module, items, variablesOf(db, workspace.id));
+            if (problems.length > 0) throw validationFailed(problems);
+            const startedAtMs = Date.now();
+            const run = startUpgrade(db, module, workspace, items.map(varValues), startedAtMs, options.planStepMs, () =>
+                faults.takePlanOutcome(request.method, pathOf(request)),
+            );
+            return upgradeDocument(request, workspace, run, startedAtMs);
+        });
+    });
+
+    api.get<Params>("/no-code-modules/:id/workspaces/:workspace/upgrade/:run", async (request) => {
+        const principal = principalOf(request);
+        return readTransaction(db, () => {
+            const { workspace } = noCodeWorkspace(db, principal, request.params.id, request.params.workspace, "read");
+            return upgradeDocument(request, workspace, upgradeOf(db, workspace, request.params.id!, request.params.run), Date.now());
+        });
+    });
+
+    // Confirm: no body, an empty body or `null` (what the public clients send); whatever is sent is ignored.
+    api.post<Params>("/no-code-modules/:id/workspaces/:workspace/upgrade/:run", async (request) => {
+        const principal = principalOf(request);
+        writeTransaction(db, () => {
+            const { workspace } = noCodeWorkspace(db, principal, request.params.id, request.params.workspace, "manage");
+            confirmUpgrade(db, workspace, upgradeOf(db, workspace, request.params.id!, request.params.run), Date.now());
+        });
+        return CONFIRMED;
+    });
+}
+
+/** The status of a run at `nowMs`: its final state once it has one, else the step its time has reached. */
+export function upgradeStatus(run: WorkspaceUpgradeRow, nowMs: number): UpgradeStatus {
+    if (run.final_state !== null) return run.final_state;
+    // A step of 0 ms ends the plan at once; a clock set back reads as the run's start.
+    const steps = run.step_ms <= 0 ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor((nowMs - run.started_at_ms) / run.step_ms));
+    if (steps < 1) return "pending";
+    if (steps < 2) return "fetching";
+    if (steps < 3) return "planning";
+    if (run.plan_outcome !== "planned") return run.plan_outcome;
+    return run.cost_estimation === 1 && steps >= 4 ? "cost_estimated" : "planned";
+}
+
+function isInProgress(status: UpgradeStatus): boolean {
+    return (UPGRADE_IN_PROGRESS_STATUSES as readonly string[]).includes(status);
+}
+
+function isConfirmable(status: UpgradeStatus): boolean {
+    return (UPGRADE_CONFIRMABLE_STATUSES as readonly string[]).includes(status);
+}
+
+/** A workspace-upgrade document: the run as it is at `nowMs`, with the absolute URL of its plan. */
+function upgradeDocument(request: FastifyRequest, workspace: WorkspaceRow, run: WorkspaceUpgradeRow, nowMs: number) {
+    const planUrl = absoluteUrl(request, paths.runHtml(workspace.organization, workspace.name, run.id));
+    return { data: renderWorkspaceUpgrade(run, upgradeStatus(run, nowMs), planUrl) };
+}
+
+/** The URL path of a request, as fault rules match it. */
+function pathOf(request: FastifyRequest): string {
+    return request.url.split("?")[0]!;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The rules that need the database. Each runs inside the caller's transaction and throws the refusal before
+// anything is written.
+
+/**
+ * Creates a workspace from a no-code module: `source` `tfe-module`, on the module's current version, with
+ * its vars. 422 for a module not enabled, a name taken, execution settings or vars that break a rule.
+ */
+function createNoCodeWorkspace(db: Db, module: NoCodeModuleRow, project: ProjectRow, data: CreateData): WorkspaceRow {
+    const attributes = data.attributes;
+    const items = data.relationships.vars?.data ?? [];
+    const problems: Problem[] = [];
+    if (module.enabled !== 1) {
+        problems.push({ path: ["data"], detail: "No-code provisioning is not enabled for this module; enable it (enabled: true) before creating workspaces from it" });
+    }
+    // The column is COLLATE NOCASE: names are unique in any case.
+    if (findWorkspaceByName(db, module.organization, attributes.name)) {
+        problems.push({ path: ["data", "attributes", "name"], detail: "Name has already been taken" });
+    }
+    const modeGiven = attributes["execution-mode"] !== undefined;
+    const mode = attributes["execution-mode"] ?? "remote";
+    const agentPoolGiven = attributes["agent-pool-id"] !== undefined;
+    const agentPoolId = attributes["agent-pool-id"] ?? null;
+    problems.push(...executionProblems(db, module.organization, mode, agentPoolId, agentPoolGiven));
+    problems.push(...varProblems(db, module, items, []));
+    if (problems.length > 0) throw validationFailed(problems);
+
+    const workspace = insertWorkspace(db, {
+        organization: module.organization,
+        projectId: project.id,
+        name: attributes.name,
+        description: attributes.description ?? "",
+        // `auto-apply` is go-tfe's spelling, `auto_apply` api.md's.
+        autoApply: attributes["auto-apply"] ?? attributes.auto_apply ?? false,
+        executionMode: mode,
+        agentPoolId,
+        executionModeOverwritten: modeGiven,
+        agentPoolOverwritten: modeGiven || agentPoolGiven,
+        source: "tfe-module",
+        sourceName: attributes["source-name"] ?? null,
+        sourceUrl: attributes["source-url"] ?? null,
+        sourceModuleId: module.registry_module_id,
+        noCodeModuleVersionId: module.current_version_id,
+    });
+    const timestamp = now();
+    for (const item of items) upsertVariable(db, workspace.id, varValues(item), timestamp);
+    return workspace;
+}
+
+/**
+ * Starts an upgrade run towards the module's current version with `vars` (upserts by key and category).
+ * 409 while another run of the workspace is still planning; a finished plan nobody confirmed is discarded.
+ * `forcedOutcome` is asked only once the run is sure to start, so a refused request uses no fault rule.
+ */
+function startUpgrade(
+    db: Db,
+    module: NoCodeModuleRow,
+    workspace: WorkspaceRow,
+    vars: readonly VariableValues[],
+    startedAtMs: number,
+    stepMs: number,
+    forcedOutcome: () => "errored" | undefined,
+): WorkspaceUpgradeRow {
+    const open = openUpgradesOf(db, workspace.id).map((run) => ({ run, status: upgradeStatus(run, startedAtMs) }));
+    const unfinished = open.find(({ status }) => isInProgress(status));
+    if (unfinished) {
+        throw conflict(
+            `An upgrade of this workspace (${unfinished.run.id}) is still '${unfinished.status}'; wait until its plan has finished before starting another`,
+        );
+    }
+    const timestamp = now();
+    for (const { run, status } of open) {
+        if (isConfirmable(status)) {
+            sql(db, "UPDATE workspace_upgrades SET final_state = 'discarded', updated_at = ? WHERE id = ?").run(timestamp, run.id);
+        }
+    }
+    const unchanged = module.current_version_id === workspace.no_code_module_version_id && varsUnchanged(variablesOf(db, workspace.id), vars);
+    const organization = sql(db, "SELECT cost_estimation FROM organizations WHERE name = ?").get(workspace.organization) as { cost_estimation: number };
+    const id = newId("run-");
+    sql(db, `INSERT INTO workspace_upgrades (id, workspace_id, no_code_module_id, target_version_id, vars, plan_outcome, cost_estimation,
+                 started_at_ms, step_ms, final_state, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`).run(
+        id,
+        workspace.id,
+        module.id,
+        module.current_version_id,
+        JSON.stringify(vars),
+        forcedOutcome() ?? (unchanged ? "planned_and_finished" : "planned"),
+        organization.cost_estimation,
+        startedAtMs,
+        stepMs,
+        timestamp,
+        timestamp,
+    );
+    return findWorkspaceUpgrade(db, id)!;
+}
+
+/**
+ * Confirms a run: in `planned` or `cost_estimated` writes its vars and moves the workspace to its version,
+ * and the run reads `applied`; in `planned_and_finished` there is nothing to apply. Any other status is a 409.
+ */
+function confirmUpgrade(db: Db, workspace: WorkspaceRow, run: WorkspaceUpgradeRow, nowMs: number): void {
+    const status = upgradeStatus(run, nowMs);
+    if (status === "planned_and_finished") return;
+    if (!isConfirmable(status)) {
+        const why = isInProgress(status) ? "its plan has not finished yet" : "only a plan in 'planned' or 'cost_estimated' can be confirmed";
+        throw conflict(`The upgrade ${run.id} cannot be confirmed: its status is '${status}' (${why})`);
+    }
+    const timestamp = now();
+    for (const values of JSON.parse(run.vars) as VariableValues[]) upsertVariable(db, workspace.id, values, timestamp);
+    sql(db, "UPDATE workspaces SET no_code_module_version_id = ?, updated_at = ? WHERE id = ?").run(run.target_version_id, timestamp, workspace.id);
+    sql(db, "UPDATE workspace_upgrades SET final_state = 'applied', updated_at = ? WHERE id = ?").run(timestamp, run.id);
+}
+
+/** The run `runId` of this workspace made through module `moduleId`; 404 for any other. */
+function upgradeOf(db: Db, workspace: WorkspaceRow, moduleId: string, runId: string | undefined): WorkspaceUpgradeRow {
+    const run = runId === undefined ? undefined : findWorkspaceUpgrade(db, runId);
+    if (!run || run.workspace_id !== workspace.id || run.no_code_module_id !== moduleId) {
+        throw httpError(404, "Workspace upgrade not found or you are not authorized to access it");
+    }
+    return run;
+}
+
+/**
+ * The var rules of a create or an upgrade, judged against the module's pinned version: a key once per
+ * category; each `infra` key a variable of that version; every required variable given as an `infra` var
+ * (by the body, or by `existing` vars of the workspace for an upgrade); a value of a variable that has a
+ * non-empty options set one of its options. A sensitive value never appears in a detail.
+ */
+function varProblems(db: Db, module: NoCodeModuleRow, items: VarItems, existing: readonly VariableRow[]): Problem[] {
+    const variables = moduleVariablesOf(db, module.registry_module_id, module.version_pin);
+    const sets = new Map(variableOptionsOf(db, module.id).map((set) => [set.variable_name, optionValues(set)]));
+    const at = (index: number, field: string) => [...VARS_POINTER, "data", index, "attributes", field];
+    const problems: Problem[] = workspaceVarListProblems(items.map((item) => item.attributes)).map((problem) => ({
+        path: at(problem.index, "key"),
+        detail: capitalized(problem.message),
+    }));
+    items.forEach((item, index) => {
+        const { key, category, sensitive } = item.attributes;
+        if (category !== "infra") return;
+        if (!variables.some((variable) => variable.name === key)) {
+            problems.push({
+                path: at(index, "key"),
+                detail: `Key '${abbreviated(key)}' is not a variable of the module's version ${module.version_pin} (its variables: ${listOrNone(variables.map((v) => v.name))})`,
+            });
+            return;
+        }
+        const options = sets.get(key);
+        const value = item.attributes.value ?? "";
+        // An empty set (go-tfe leaves `options` out when empty) restricts nothing.
+        if (options && options.length > 0 && !options.includes(value)) {
+            const allowed = options.map((option) => `'${option}'`).join(", ");
+            problems.push({
+                path: at(index, "value"),
+                detail: sensitive
+                    ? `Value of '${key}' must be one of the allowed values: ${allowed}`
+                    : `Value '${abbreviated(value)}' of '${key}' is not allowed; it must be one of: ${allowed}`,
+            });
+        }
+    });
+    const given = new Set([
+        ...items.filter((item) => item.attributes.category === "infra").map((item) => item.attributes.key),
+        ...existing.filter((variable) => variable.category === "infra").map((variable) => variable.key),
+    ]);
+    const missing = variables.filter((variable) => variable.required === 1 && !given.has(variable.name)).map((variable) => variable.name);
+    if (missing.length > 0) {
+        problems.push({
+            path: [...VARS_POINTER],
+            detail: `Required variables of the module's version ${module.version_pin} must be given as infra vars: ${missing.join(", ")}`,
+        });
+    }
+    return problems;
+}
+
+/** What a var item of a create or an upgrade writes; defaults of `api.md` (value `""`, hcl and sensitive false). */
+function varValues(item: VarItems[number]): VariableValues {
+    const attributes = item.attributes;
+    return {
+        key: attributes.key,
+        value: attributes.value ?? "",
+        description: attributes.description ?? null,
+        category: attributes.category,
+        hcl: attributes.hcl ?? false,
+        sensitive: attributes.sensitive ?? false,
+    };
+}
+
+/**
+ * Whether writing `vars` would leave the workspace's vars as they are: each one already there, by key and
+ * category, with the same value, description, hcl and sensitive. No description and an empty one are the
+ * same (pytfe sends `""` for none).
+ */
+function varsUnchanged(current: readonly VariableRow[], vars: readonly VariableValues[]): boolean {
+    return vars.every((wanted) => {
+        const variable = current.find((candidate) => candidate.key === wanted.key && candidate.category === wanted.category);
+        return (
+            variable !== undefined &&
+            variable.value === wanted.value &&
+            (variable.description ?? "") === (wanted.description ?? "") &&
+            (variable.hcl === 1) === wanted.hcl &&
+            (variable.sensitive === 1) === wanted.sensitive
+        );
+    });
+}
+
+function listOrNone(values: readonly string[]): string {
+    return values.length === 0 ? "none" : values.join(", ");
+}
+
+function capitalized(message: string): string {
+    return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** A value from the request, shortened for an error detail that stays short whatever was sent. */
+function abbreviated(value: string): string {
+    return value.length > 60 ? `${value.slice(0, 60)}…` : value;
+}
