@@ -101,21 +101,37 @@ export function registryModuleRelationshipSchema() {
     });
 }
 
-/** One item of `relationships.variable-options.data[]`: with `id` it replaces that set, without it adds one. */
+/**
+ * One item of `relationships.variable-options.data[]`: with `id` it replaces that set, without it adds one.
+ * An item with an `id` and no `attributes` keeps that set as it is: go-tfe's encoder writes a set it already
+ * knows (one with an id) as `{ id, type }` only, so that is its only way to keep a set in an update.
+ */
 export function variableOptionsInputSchema() {
-    return z.object({
-        type: z.literal("variable-options", { error: "must be 'variable-options'" }),
-        id: z.string({ error: "must be a variable-options id" }).optional(),
-        attributes: z.object(
-            {
-                "variable-name": moduleVariableNameRule(),
-                "variable-type": moduleVariableTypeRule(),
-                // go-tfe leaves `options` out when the list is empty.
-                options: z.array(variableOptionValueRule(), { error: "must be a list" }).optional(),
-            },
-            { error: "must be an object with a variable-name and a variable-type" },
-        ),
-    });
+    return z
+        .object({
+            type: z.literal("variable-options", { error: "must be 'variable-options'" }),
+            id: z.string({ error: "must be a variable-options id" }).optional(),
+            attributes: z
+                .object(
+                    {
+                        "variable-name": moduleVariableNameRule(),
+                        "variable-type": moduleVariableTypeRule(),
+                        // go-tfe leaves `options` out when the list is empty.
+                        options: z.array(variableOptionValueRule(), { error: "must be a list" }).optional(),
+                    },
+                    { error: "must be an object with a variable-name and a variable-type" },
+                )
+                .optional(),
+        })
+        .superRefine((item, context) => {
+            if (item.id === undefined && item.attributes === undefined) {
+                context.addIssue({
+                    code: "custom",
+                    path: ["attributes"],
+                    message: "is required (a variable-name, a variable-type and options) unless the item names an existing set by id",
+                });
+            }
+        });
 }
 
 /** `relationships.variable-options` of a no-code module write. */
@@ -180,7 +196,8 @@ export function noCodeWorkspaceVarInputSchema() {
                 key: variableKeyRule(),
                 value: variableValueRule().nullable().optional(),
                 description: variableDescriptionRule().nullable().optional(),
-                category: variableCategoryRule(),
+                // pytfe (and go-tfe's `CategoryTerraform`) name the `infra` category `terraform`, the hosted service's word.
+                category: z.preprocess((value) => (value === "terraform" ? "infra" : value), variableCategoryRule()),
                 hcl: booleanRule().optional(),
                 sensitive: booleanRule().optional(),
                 "version-id": z.string().nullable().optional(),

@@ -40,6 +40,7 @@ import {
     variableOptionsOf,
     type NoCodeModuleRow,
     type RegistryModuleRow,
+    type VariableOptionsRow,
 } from "../records";
 import { renderNoCodeModule, renderRegistryModule, renderVariableOptions } from "../render";
 
@@ -127,7 +128,8 @@ function includesVariableOptions(query: Query): boolean {
     if (include === undefined) return false;
     for (const value of include.split(",").map((part) => part.trim())) {
         if (!INCLUDE_VALUES.includes(value)) {
-            throw badParameter("include", `include must be 'variable_options' (comma-separated values), got '${abbreviated(value)}'`);
+            // go-tfe recognises this error by the words "include parameter" in the detail.
+            throw badParameter("include", `Invalid include parameter: include must be 'variable_options' (comma-separated values), got '${abbreviated(value)}'`);
         }
     }
     return true;
@@ -140,8 +142,14 @@ function includesVariableOptions(query: Query): boolean {
 /** Enables a registry module for no-code provisioning; 404 for a module outside the registry, 422 for a rule broken. */
 function createNoCodeModule(db: Db, principal: Principal, data: CreateData): NoCodeModuleRow {
     const registryModule = visibleRegistryModule(db, principal, data.relationships["registry-module"].data.id);
-    const sets = desiredSets(data.relationships["variable-options"]?.data ?? []);
-    const problems = registryModuleProblems(db, registryModule, undefined);
+    const items = data.relationships["variable-options"]?.data ?? [];
+    // A new module has no sets yet: an id could only name another module's set.
+    const problems: Problem[] = items.flatMap((item, index) =>
+        item.id === undefined ? [] : [{ path: [...OPTIONS_POINTER, index, "id"], detail: "Id must not be given when enabling a module: it has no variable-options sets yet" }],
+    );
+    if (problems.length > 0) throw validationFailed(problems);
+    const sets = desiredSets(items, new Map());
+    problems.push(...registryModuleProblems(db, registryModule, undefined));
     let versionPin: string | undefined;
     if (problems.length === 0) {
         const resolved = resolvePin(db, registryModule, data.attributes?.["version-pin"]);
@@ -186,15 +194,10 @@ function updateNoCodeModule(db: Db, principal: Principal, current: NoCodeModuleR
     const givenPin = data.attributes?.["version-pin"];
     const givenItems = data.relationships?.["variable-options"]?.data;
     const existingSets = variableOptionsOf(db, current.id);
-    const sets: DesiredSet[] = givenItems
-        ? desiredSets(givenItems)
-        : existingSets.map((set) => ({
-              id: set.id,
-              variableName: set.variable_name,
-              variableType: set.variable_type,
-              options: optionValues(set),
-          }));
-    if (givenItems) problems.push(...setIdProblems(givenItems, new Set(existingSets.map((set) => set.id))));
+    const existingById = new Map(existingSets.map((set) => [set.id, set]));
+    if (givenItems) problems.push(...setIdProblems(givenItems, new Set(existingById.keys())));
+    if (problems.length > 0) throw validationFailed(problems);
+    const sets: DesiredSet[] = givenItems ? desiredSets(givenItems, existingById) : existingSets.map(desiredSetOf);
 
     let versionPin: string | undefined;
     if (problems.length === 0) {
@@ -307,13 +310,26 @@ function setIdProblems(items: OptionItems, existingIds: ReadonlySet<string>): Pr
     return problems;
 }
 
-function desiredSets(items: OptionItems): DesiredSet[] {
-    return items.map((item) => ({
-        id: item.id,
-        variableName: item.attributes["variable-name"],
-        variableType: item.attributes["variable-type"],
-        options: item.attributes.options ?? [],
-    }));
+/** A stored set as a write keeps it. */
+function desiredSetOf(set: VariableOptionsRow): DesiredSet {
+    return { id: set.id, variableName: set.variable_name, variableType: set.variable_type, options: optionValues(set) };
+}
+
+/**
+ * The sets a list asks for. An item with an id and no attributes keeps that set as stored (its id was checked
+ * by {@link setIdProblems}); the schema lets an item without attributes through only when it has an id.
+ */
+function desiredSets(items: OptionItems, existingById: ReadonlyMap<string, VariableOptionsRow>): DesiredSet[] {
+    return items.map((item) => {
+        const attributes = item.attributes;
+        if (attributes === undefined) return desiredSetOf(existingById.get(item.id!)!);
+        return {
+            id: item.id,
+            variableName: attributes["variable-name"],
+            variableType: attributes["variable-type"],
+            options: attributes.options ?? [],
+        };
+    });
 }
 
 /** Writes the sets in list order: a set with an id is replaced in place, one without is added. */

@@ -79,10 +79,12 @@ export function registerNoCodeWorkspaceRoutes(api: FastifyInstance, { db, option
             const { module, workspace } = noCodeWorkspace(db, principal, request.params.id, request.params.workspace, "manage");
             const { data } = parseBody(upgradeWorkspaceRequestSchema(), request.body);
             const items = data.relationships?.vars?.data ?? [];
-            const problems = varProblems(db, module, items, variablesOf(db, workspace.id));
+            const current = variablesOf(db, workspace.id);
+            const problems = varProblems(db, module, items, current);
             if (problems.length > 0) throw validationFailed(problems);
             const startedAtMs = Date.now();
-            const run = startUpgrade(db, module, workspace, items.map(varValues), startedAtMs, options.planStepMs, () =>
+            const wanted = items.map((item) => varValues(item, current.find((variable) => sameVariable(variable, item.attributes))));
+            const run = startUpgrade(db, module, workspace, wanted, startedAtMs, options.planStepMs, () =>
                 faults.takePlanOutcome(request.method, pathOf(request)),
             );
             return upgradeDocument(request, workspace, run, startedAtMs);
@@ -314,22 +316,33 @@ function varProblems(db: Db, module: NoCodeModuleRow, items: VarItems, existing:
 }
 
 /** What a var item of a create or an upgrade writes; defaults of `api.md` (value `""`, hcl and sensitive false). */
-function varValues(item: VarItems[number]): VariableValues {
+/**
+ * The values a var item writes. For a var the workspace already has (`existing`, same key and category), an
+ * attribute left out keeps its value, as `PATCH /vars` does: pytfe leaves out every attribute it was not
+ * given, and an upgrade that only sets a new value must not make a sensitive var plain or drop its
+ * description. A new var takes the defaults of `api.md`.
+ */
+function varValues(item: VarItems[number], existing?: VariableRow): VariableValues {
     const attributes = item.attributes;
     return {
         key: attributes.key,
-        value: attributes.value ?? "",
-        description: attributes.description ?? null,
+        value: attributes.value ?? existing?.value ?? "",
+        description: attributes.description === undefined ? (existing?.description ?? null) : attributes.description,
         category: attributes.category,
-        hcl: attributes.hcl ?? false,
-        sensitive: attributes.sensitive ?? false,
+        hcl: attributes.hcl ?? (existing ? existing.hcl === 1 : false),
+        sensitive: attributes.sensitive ?? (existing ? existing.sensitive === 1 : false),
     };
+}
+
+/** Whether a stored variable is the one a var item names: the same key and category. */
+function sameVariable(variable: VariableRow, attributes: { key: string; category: string }): boolean {
+    return variable.key === attributes.key && variable.category === attributes.category;
 }
 
 /**
  * Whether writing `vars` would leave the workspace's vars as they are: each one already there, by key and
  * category, with the same value, description, hcl and sensitive. No description and an empty one are the
- * same (pytfe sends `""` for none).
+ * same (go-tfe sends `""` for none).
  */
 function varsUnchanged(current: readonly VariableRow[], vars: readonly VariableValues[]): boolean {
     return vars.every((wanted) => {

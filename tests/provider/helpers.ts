@@ -4,6 +4,7 @@
  * raw-HTTP readers to see what the service holds without going through the code under test.
  */
 import { clearConfiguredCredentials, configure } from "../../provider/handlers/credentials";
+import type { ServerOptions } from "../../server/app";
 import { startTestServer, type TestServer } from "../support/server";
 import { TOKENS } from "../support/seed";
 
@@ -30,11 +31,14 @@ export async function configureUnreachable(): Promise<void> {
     await configure(configureRequest({ "wos:address": "http://127.0.0.1:9", "wos:token": TOKEN }));
 }
 
-/** Starts the service for one test file and returns an accessor (set in `beforeAll`). */
-export function useServer(): () => TestServer {
+/**
+ * Starts the service for one test file (or one `describe`) and returns an accessor (set in `beforeAll`).
+ * `options` go to the service, e.g. `{ planStepMs: 20 }` for upgrade plans that finish quickly.
+ */
+export function useServer(options: Partial<ServerOptions> = {}): () => TestServer {
     let server: TestServer | undefined;
     beforeAll(async () => {
-        server = await startTestServer();
+        server = await startTestServer(options);
         await configureFor(server);
     });
     afterAll(async () => {

@@ -75,3 +75,48 @@ it("makes a sensitive variable's value a secret, and leaves a plain one plain", 
     expect(await settle(later.value)).toEqual({ value: "t0ken", secret: true });
     expect(await settle(plain.value)).toEqual({ value: "eu", secret: false });
 });
+
+it("registers the no-code resources with their type tokens, and makes vars a secret when a var may be sensitive", async () => {
+    const bucket = new wos.NoCodeModule("bucket", {
+        organization: "acme",
+        registryModuleId: "mod-0000000000000001",
+        enabled: true,
+        variableOptions: [{ variableName: "region", variableType: "string", options: ["eu-west-1"] }],
+    });
+    const plain = new wos.NoCodeWorkspace("plain-site", {
+        noCodeModuleId: bucket.id,
+        projectId: "prj-1",
+        name: "plain-site",
+        vars: [{ key: "region", value: "eu-west-1", category: "infra" }],
+    });
+    const hidden = new wos.NoCodeWorkspace("hidden-site", {
+        noCodeModuleId: bucket.id,
+        projectId: "prj-1",
+        name: "hidden-site",
+        vars: [
+            { key: "region", value: "eu-west-1", category: "infra" },
+            { key: "API_KEY", value: "s3cret", category: "env", sensitive: true },
+        ],
+    });
+    const later = new wos.NoCodeWorkspace("later-site", {
+        noCodeModuleId: bucket.id,
+        projectId: "prj-1",
+        name: "later-site",
+        vars: [{ key: "API_KEY", value: "s3cret", category: "env", sensitive: pulumi.output(true) }],
+    });
+    await Promise.all([bucket, plain, hidden, later].map((resource) => settle(resource.id)));
+    const types = Object.fromEntries(registered.map((r) => [r.name, r.type]));
+    expect(types).toMatchObject({
+        bucket: "pulumi-nodejs:dynamic/wos:NoCodeModule",
+        "plain-site": "pulumi-nodejs:dynamic/wos:NoCodeWorkspace",
+    });
+    const site = registered.find((r) => r.name === "hidden-site")!;
+    expect(site.inputs.__provider as string).toContain('require("pulumi-wos/dist/provider/handlers/noCodeWorkspace")');
+    expect((await settle(hidden.vars)).secret).toBe(true);
+    expect((await settle(later.vars)).secret).toBe(true);
+    expect(await settle(plain.vars)).toEqual({ value: [{ key: "region", value: "eu-west-1", category: "infra" }], secret: false });
+    // Outputs that are not inputs are declared (and sent as nothing).
+    expect(site.inputs).not.toHaveProperty("noCodeUpgradeAvailable");
+    expect(pulumi.Output.isInstance(hidden.noCodeUpgradeAvailable)).toBe(true);
+    expect(pulumi.Output.isInstance(hidden.lastUpgrade)).toBe(true);
+});

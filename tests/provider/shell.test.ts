@@ -8,6 +8,8 @@ import { configure } from "../../provider/handlers/credentials";
 import { projectProvider } from "../../provider/project";
 import { projectTagBindingsProvider } from "../../provider/projectTagBindings";
 import { variableProvider } from "../../provider/variable";
+import { noCodeModuleProvider } from "../../provider/noCodeModule";
+import { noCodeWorkspaceProvider } from "../../provider/noCodeWorkspace";
 import { configureRequest } from "./helpers";
 
 const TOKEN = "token-that-must-not-be-serialized";
@@ -16,6 +18,8 @@ describe.each([
     ["project", projectProvider],
     ["projectTagBindings", projectTagBindingsProvider],
     ["variable", variableProvider],
+    ["noCodeModule", noCodeModuleProvider],
+    ["noCodeWorkspace", noCodeWorkspaceProvider],
 ])("the %s provider", (handler, provider) => {
     it("serializes to requires by package name and nothing else", async () => {
         await configure(configureRequest({ "wos:token": TOKEN }));

@@ -1,0 +1,820 @@
+/**
+ * The real logic of the `wos:NoCodeWorkspace` dynamic resource: a workspace made from a no-code module, its
+ * settings, the vars it manages and the module version it runs. Called by the thin shell in
+ * `provider/noCodeWorkspace.ts` through `require("pulumi-wos/dist/provider/handlers/noCodeWorkspace")`, a
+ * stable module path: serialized providers in existing state load it by name, so never move or rename it.
+ *
+ * A change of `vars` or `moduleVersion` is an upgrade, run inside the update: initiate a plan, poll it with
+ * backoff (each status and the plan URL go to the Pulumi log), and confirm only a finished plan. Whatever
+ * stops the upgrade fails the update with the status and the plan URL, and leaves the vars and module
+ * version in state as they were, so the next `pulumi up` starts a new upgrade.
+ *
+ * The resource manages only the vars it lists (by key and category): other variables of the workspace,
+ * such as those of `wos.Variable` resources, are left alone. A sensitive var's value cannot be read back,
+ * so the state keeps the last value written and it is never compared with the service.
+ *
+ * @module
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { z } from "zod";
+import type { WosClient } from "../../sdk";
+import { WosConflictError, WosNotFoundError, WosPlanFailedError, WosPlanTimeoutError } from "../../sdk/errors";
+import {
+    booleanRule,
+    executionModeRule,
+    idRule,
+    moduleVersionRule,
+    variableCategoryRule,
+    variableDescriptionRule,
+    variableKeyRule,
+    variableValueRule,
+    workspaceDescriptionRule,
+    workspaceNameRule,
+    workspaceSourceNameRule,
+    workspaceSourceUrlRule,
+    workspaceVarListProblems,
+    type ExecutionMode,
+    type NoCodeModule,
+    type NoCodeWorkspaceVar,
+    type Variable,
+    type VariableCategory,
+    type Workspace,
+    type WorkspaceUpgrade,
+} from "../../sdk/model";
+import { clientFromCredentials } from "./credentials";
+import {
+    checkObjectList,
+    checkProperty,
+    containsUnknown,
+    createRecoveringLostAnswer,
+    differs,
+    isUnknown,
+    operationError,
+    optionalText,
+    plainOutputs,
+    ProviderOperationError,
+    safeMessage,
+    sleep,
+    unlessGone,
+    type CheckFailure,
+    type PropertyBag,
+} from "./support";
+
+/** Default of `upgradeTimeoutSeconds`: the whole upgrade's deadline, 30 minutes. */
+export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
+
+/** Default first delay between polls of an upgrade plan; `WOS_UPGRADE_POLL_MS` overrides it (a test knob). */
+export const DEFAULT_UPGRADE_POLL_MS = 1000;
+
+/** Longest delay between polls, as `package.md` says ("at most 10 s apart"). */
+const MAX_UPGRADE_POLL_MS = 10_000;
+
+/** One var of the workspace as the program gives it. */
+export interface NoCodeWorkspaceVarInput {
+    key: string;
+    /** Default `""`. */
+    value?: string;
+    category: VariableCategory;
+    description?: string;
+    /** Default false. */
+    hcl?: boolean;
+    /** Default false. */
+    sensitive?: boolean;
+}
+
+/** Inputs of a `wos:NoCodeWorkspace` once known (see `NoCodeWorkspaceArgs` in `provider/noCodeWorkspace.ts`). */
+export interface NoCodeWorkspaceInputs {
+    /** `nocode-...` */
+    noCodeModuleId: string;
+    /** `prj-...` */
+    projectId: string;
+    name: string;
+    description?: string;
+    autoApply?: boolean;
+    executionMode?: ExecutionMode;
+    agentPoolId?: string;
+    sourceName?: string;
+    sourceUrl?: string;
+    vars?: NoCodeWorkspaceVarInput[];
+    moduleVersion?: string;
+    upgradeTimeoutSeconds?: number;
+}
+
+/** A managed var as state holds it: defaults filled, a sensitive value the last one written. */
+export interface NoCodeWorkspaceVarOutput {
+    key: string;
+    value: string;
+    category: VariableCategory;
+    description?: string;
+    hcl: boolean;
+    sensitive: boolean;
+}
+
+/** The last upgrade this resource ran: the run's id, how it ended, and its plan's page. */
+export interface LastUpgrade {
+    id: string;
+    status: string;
+    planUrl: string;
+}
+
+/**
+ * Outputs of a `wos:NoCodeWorkspace`: the inputs as the service holds them, the module version the workspace
+ * runs, whether a newer no-code version exists, and the last upgrade this resource ran.
+ */
+export interface NoCodeWorkspaceOutputs {
+    noCodeModuleId: string;
+    projectId: string;
+    name: string;
+    description?: string;
+    autoApply: boolean;
+    executionMode: ExecutionMode;
+    agentPoolId?: string;
+    sourceName?: string;
+    sourceUrl?: string;
+    /** The vars this resource manages, in the program's order. */
+    vars: NoCodeWorkspaceVarOutput[];
+    moduleVersion?: string;
+    upgradeTimeoutSeconds?: number;
+    noCodeUpgradeAvailable: boolean;
+    lastUpgrade?: LastUpgrade;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The Pulumi log
+
+/** Where the upgrade's progress goes: a line per status change, with the plan URL. */
+export type UpgradeLogger = (message: string) => void;
+
+/**
+ * Writes to the Pulumi log. `@pulumi/pulumi` is loaded only when an upgrade runs (the provider host has it;
+ * the handlers need it for nothing else), and a failure to load or log never fails the upgrade.
+ */
+function pulumiLog(message: string): void {
+    try {
+        const pulumi = require("@pulumi/pulumi") as { log: { info(message: string): unknown } };
+        void Promise.resolve(pulumi.log.info(message)).catch(() => undefined);
+    } catch {
+        // No Pulumi runtime here: the progress is lost, the upgrade is not.
+    }
+}
+
+let upgradeLogger: UpgradeLogger = pulumiLog;
+
+/**
+ * Replaces where upgrade progress is written (the Pulumi log by default); without an argument, restores the
+ * default. Answers the previous logger.
+ *
+ * @internal for tests, which read the progress lines.
+ */
+export function setUpgradeLogger(logger?: UpgradeLogger): UpgradeLogger {
+    const previous = upgradeLogger;
+    upgradeLogger = logger ?? pulumiLog;
+    return previous;
+}
+
+/** The first delay between polls of a plan: `WOS_UPGRADE_POLL_MS` when it is a positive number, else 1 s. */
+function firstPollDelayMs(): number {
+    const configured = Number(process.env.WOS_UPGRADE_POLL_MS);
+    return Number.isFinite(configured) && configured >= 1 ? Math.round(configured) : DEFAULT_UPGRADE_POLL_MS;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// check
+
+/** `upgradeTimeoutSeconds`: a number of seconds over 0. */
+function upgradeTimeoutRule() {
+    return z.number({ error: "must be a number of seconds" }).positive({ error: "must be greater than 0" }).finite({ error: "must be finite" });
+}
+
+/** How messages name the resource: `wos:NoCodeWorkspace 'site-prod' (ws-…) of no-code module nocode-…`. */
+function describe(props: Partial<NoCodeWorkspaceInputs> | undefined, id?: string): string {
+    const known = (value: unknown): value is string => typeof value === "string" && !isUnknown(value);
+    const name = known(props?.name) ? ` '${props!.name}'` : "";
+    const where = id ? ` (${id})` : "";
+    const module = known(props?.noCodeModuleId) ? ` of no-code module ${props!.noCodeModuleId}` : "";
+    return `wos:NoCodeWorkspace${name}${where}${module}`;
+}
+
+/**
+ * Validates the inputs with the rules of `sdk/model` before any request: the ids and their prefixes, the
+ * name, description and source rules, execution mode and its agent pool (required with `agent`, refused
+ * with `remote`), each var (key, value, category, description, flags) and a key at most once per category,
+ * the module version format and a positive timeout. Whether an `infra` key is a variable of the module, and
+ * whether `moduleVersion` is the module's pin, need the service: create and update say so before changing
+ * anything. Unknown values pass. Reasons never quote a var's value.
+ */
+export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
+    const failures: CheckFailure[] = [];
+    checkProperty(failures, news, "noCodeModuleId", idRule("nocode-"), {
+        required: true,
+        requiredReason: "noCodeModuleId is required (the id of a no-code module, 'nocode-...')",
+    });
+    checkProperty(failures, news, "projectId", idRule("prj-"), {
+        required: true,
+        requiredReason: "projectId is required (the id of a project, 'prj-...')",
+    });
+    checkProperty(failures, news, "name", workspaceNameRule(), { required: true });
+    checkProperty(failures, news, "description", workspaceDescriptionRule());
+    checkProperty(failures, news, "autoApply", booleanRule());
+    checkProperty(failures, news, "executionMode", executionModeRule());
+    checkProperty(failures, news, "agentPoolId", idRule("apool-"));
+    checkExecution(failures, news);
+    checkProperty(failures, news, "sourceName", workspaceSourceNameRule());
+    checkProperty(failures, news, "sourceUrl", workspaceSourceUrlRule());
+    checkObjectList(failures, news, "vars", {
+        item: "vars ({ key, value?, category, description?, hcl?, sensitive? })",
+        fields: {
+            key: { rule: variableKeyRule(), required: true },
+            // The value rule's messages name the rule, never the value.
+            value: { rule: variableValueRule() },
+            category: { rule: variableCategoryRule(), required: true },
+            description: { rule: variableDescriptionRule() },
+            hcl: { rule: booleanRule() },
+            sensitive: { rule: booleanRule() },
+        },
+        identity: ["key", "category"],
+        listProblems: workspaceVarListProblems,
+    });
+    checkProperty(failures, news, "moduleVersion", moduleVersionRule());
+    checkProperty(failures, news, "upgradeTimeoutSeconds", upgradeTimeoutRule());
+    return { inputs: { ...news }, failures };
+}
+
+/** `agent` needs an agent pool; `remote` (the default) refuses one. Unknown values pass. */
+function checkExecution(failures: CheckFailure[], news: PropertyBag): void {
+    const mode = news.executionMode ?? "remote";
+    const pool = news.agentPoolId;
+    if (isUnknown(mode) || isUnknown(pool)) return;
+    if (mode === "agent" && (pool === undefined || pool === null || pool === "")) {
+        failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is 'agent'" });
+    }
+    if (mode === "remote" && pool !== undefined && pool !== null) {
+        failures.push({ property: "agentPoolId", reason: "agentPoolId must not be given when executionMode is 'remote' (the default)" });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// diff
+
+/** A var with its defaults filled, as state keeps it and as it is compared. */
+function normalizedVar(value: NoCodeWorkspaceVarInput | NoCodeWorkspaceVarOutput): NoCodeWorkspaceVarOutput {
+    return plainOutputs<NoCodeWorkspaceVarOutput>({
+        key: value.key,
+        value: value.value ?? "",
+        category: value.category,
+        description: value.description === "" || value.description === null ? undefined : value.description,
+        hcl: value.hcl ?? false,
+        sensitive: value.sensitive ?? false,
+    });
+}
+
+/** The identity of a var: its key in its category. */
+function varIdentity(value: { key: string; category: string }): string {
+    return `${value.category}\u0000${value.key}`;
+}
+
+/** The vars as a list that compares equal whatever their order (a key is unique per category). */
+function varsSignature(value: unknown): unknown {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) return value;
+    return (value as NoCodeWorkspaceVarInput[])
+        .map((item) => normalizedVar(item))
+        .sort((a, b) => varIdentity(a).localeCompare(varIdentity(b)));
+}
+
+const asFlag = (value: unknown) => value ?? false;
+const asExecutionMode = (value: unknown) => value ?? "remote";
+
+/** Which settings of the workspace changed (changed in place with one PATCH). */
+function changedAttributes(olds: PropertyBag, news: PropertyBag): Set<string> {
+    const changed = new Set<string>();
+    if (differs(olds.name, news.name)) changed.add("name");
+    if (differs(olds.description, news.description, optionalText)) changed.add("description");
+    if (differs(olds.autoApply, news.autoApply, asFlag)) changed.add("autoApply");
+    if (differs(olds.executionMode, news.executionMode, asExecutionMode)) changed.add("executionMode");
+    if (differs(olds.agentPoolId, news.agentPoolId, optionalText)) changed.add("agentPoolId");
+    if (differs(olds.sourceName, news.sourceName, optionalText)) changed.add("sourceName");
+    if (differs(olds.sourceUrl, news.sourceUrl, optionalText)) changed.add("sourceUrl");
+    return changed;
+}
+
+/** What an update has to do, decided from state and inputs alone. */
+interface UpdatePlan {
+    move: boolean;
+    attributes: Set<string>;
+    /** An upgrade runs: a var added or changed, or another module version asked for. */
+    upgrade: boolean;
+    /** Vars in state that the program no longer lists: deleted after the upgrade, or alone. */
+    removedVars: NoCodeWorkspaceVarOutput[];
+}
+
+function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
+    const oldVars = ((olds.vars as NoCodeWorkspaceVarOutput[] | undefined) ?? []).map(normalizedVar);
+    const newVarsUnknown = containsUnknown(news.vars);
+    const newVars = newVarsUnknown ? [] : ((news.vars as NoCodeWorkspaceVarInput[] | undefined) ?? []).map(normalizedVar);
+    const oldByIdentity = new Map(oldVars.map((item) => [varIdentity(item), JSON.stringify(item)]));
+    const varsUpserted = newVarsUnknown || newVars.some((item) => oldByIdentity.get(varIdentity(item)) !== JSON.stringify(item));
+    const listed = new Set(newVars.map(varIdentity));
+    // No version in the program means "whatever the module pins": leaving it out starts no upgrade.
+    const versionChanged = news.moduleVersion !== undefined && differs(olds.moduleVersion, news.moduleVersion);
+    return {
+        move: differs(olds.projectId, news.projectId),
+        attributes: changedAttributes(olds, news),
+        upgrade: varsUpserted || versionChanged,
+        removedVars: newVarsUnknown ? [] : oldVars.filter((item) => !listed.has(varIdentity(item))),
+    };
+}
+
+/** Same workspace name (names are unique in the organization in any case) or not known yet. */
+function mayBeSameName(oldValue: unknown, newValue: unknown): boolean {
+    if (containsUnknown(newValue)) return true;
+    return typeof oldValue === "string" && typeof newValue === "string" && oldValue.toLowerCase() === newValue.toLowerCase();
+}
+
+/**
+ * Compares state and inputs without a request. Another no-code module replaces the workspace, deleting the
+ * old one first when the new one would have its name (names are unique in the organization). Another
+ * project moves it; settings change in place; a change of `vars` (in any order) or `moduleVersion` is an
+ * upgrade. `upgradeTimeoutSeconds` alone is never a change. Defaults equal absence.
+ */
+export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
+    const replaces = differs(olds.noCodeModuleId, news.noCodeModuleId) ? ["noCodeModuleId"] : [];
+    const plan = planUpdate(olds, news);
+    const varsChanged = differs(olds.vars, news.vars, varsSignature);
+    const changes = replaces.length > 0 || plan.move || plan.attributes.size > 0 || plan.upgrade || varsChanged;
+    return { changes, replaces, deleteBeforeReplace: replaces.length > 0 && mayBeSameName(olds.name, news.name) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// outputs
+
+/** The settings of the workspace as the service answered them. */
+function settingsFrom(workspace: Workspace) {
+    return {
+        projectId: workspace.projectId,
+        name: workspace.name,
+        // `""` (a create without one) and `null` (cleared) both mean none: outputs leave it out either way.
+        description: workspace.description || undefined,
+        autoApply: workspace.autoApply,
+        executionMode: workspace.executionMode,
+        agentPoolId: workspace.agentPoolId ?? undefined,
+        sourceName: workspace.sourceName ?? undefined,
+        sourceUrl: workspace.sourceUrl ?? undefined,
+        noCodeUpgradeAvailable: workspace.noCodeUpgradeAvailable,
+    };
+}
+
+/** The vars of a request: what the program lists, defaults filled. */
+function requestVars(vars: readonly NoCodeWorkspaceVarInput[] | undefined): NoCodeWorkspaceVar[] {
+    return (vars ?? []).map((item) => {
+        const normalized = normalizedVar(item);
+        return { ...normalized, ...(normalized.description === undefined ? {} : { description: normalized.description }) };
+    });
+}
+
+/** The module, or an error that names the workspace and what it needed the module for. */
+async function readModule(client: WosClient, what: string, operation: string, noCodeModuleId: string): Promise<NoCodeModule> {
+    try {
+        return await client.noCodeModules.read(noCodeModuleId);
+    } catch (failure) {
+        throw operationError(what, `${operation} (reading no-code module ${noCodeModuleId})`, failure);
+    }
+}
+
+/** Fails, before anything changes, when the program asks for a version the module does not pin. */
+function requirePinnedVersion(what: string, operation: string, moduleVersion: string | undefined, module: NoCodeModule): void {
+    if (moduleVersion === undefined || moduleVersion === module.versionPin) return;
+    throw new ProviderOperationError(
+        `${what}: ${operation} failed: moduleVersion '${moduleVersion}' is not the version no-code module ${module.id} ` +
+            `pins ('${module.versionPin}'); change the module's versionPin to '${moduleVersion}' or moduleVersion to ` +
+            `'${module.versionPin}'. Nothing was changed.`,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// create
+
+/**
+ * Creates the workspace from the module with its settings and vars in one request, after making sure that
+ * `moduleVersion`, when given, is the version the module pins (otherwise it fails naming both, before
+ * anything is written). A lost answer is recovered by the workspace's unique name (see
+ * {@link createRecoveringLostAnswer}); a workspace that held the name before is never taken over.
+ */
+export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
+    const inputs = news as unknown as NoCodeWorkspaceInputs;
+    const what = describe(inputs);
+    const client = clientFromCredentials();
+    const module = await readModule(client, what, "create", inputs.noCodeModuleId);
+    requirePinnedVersion(what, "create", inputs.moduleVersion, module);
+    const vars = requestVars(inputs.vars);
+    const outputs = (workspace: Workspace): NoCodeWorkspaceOutputs =>
+        plainOutputs<NoCodeWorkspaceOutputs>({
+            noCodeModuleId: inputs.noCodeModuleId,
+            ...settingsFrom(workspace),
+            // The vars are written with the workspace, in the same transaction, exactly as sent.
+            vars: vars.map(normalizedVar),
+            // A new workspace runs the module's current version, whose pin was just read.
+            moduleVersion: module.versionPin,
+            upgradeTimeoutSeconds: inputs.upgradeTimeoutSeconds,
+        });
+    return createRecoveringLostAnswer<Workspace>({
+        what,
+        noun: "workspace",
+        inputs: news,
+        create: () =>
+            client.noCodeModules.createWorkspace(inputs.noCodeModuleId, {
+                name: inputs.name,
+                projectId: inputs.projectId,
+                ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+                ...(inputs.autoApply !== undefined ? { autoApply: inputs.autoApply } : {}),
+                ...(inputs.executionMode !== undefined ? { executionMode: inputs.executionMode } : {}),
+                ...(inputs.agentPoolId !== undefined ? { agentPoolId: inputs.agentPoolId } : {}),
+                ...(inputs.sourceName !== undefined ? { sourceName: inputs.sourceName } : {}),
+                ...(inputs.sourceUrl !== undefined ? { sourceUrl: inputs.sourceUrl } : {}),
+                ...(vars.length > 0 ? { vars } : {}),
+            }),
+        findByUniqueName: async () => {
+            try {
+                return await client.workspaces.readByName(module.organization, inputs.name);
+            } catch (failure) {
+                if (WosNotFoundError.isInstance(failure)) return undefined;
+                throw failure;
+            }
+        },
+        // Only a workspace made from this module's registry module, in the project asked for, can be this create's.
+        couldBeMadeByThisCreate: (found) =>
+            (found.sourceModuleId === null || found.sourceModuleId === module.registryModuleId) &&
+            (found.projectId === "" || found.projectId === inputs.projectId),
+        // The create is one transaction (settings and vars); one PATCH makes sure of the settings.
+        finish: (found) =>
+            client.workspaces.update(found.id, {
+                description: inputs.description ?? null,
+                autoApply: inputs.autoApply ?? false,
+                executionMode: inputs.executionMode ?? "remote",
+                agentPoolId: inputs.agentPoolId ?? null,
+                sourceName: inputs.sourceName ?? null,
+                sourceUrl: inputs.sourceUrl ?? null,
+            }),
+        outputs,
+        // The vars came with the workspace; the next `up` applies whatever settings differ.
+        partialOutputs: outputs,
+    });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// read
+
+/** The managed vars as the service holds them now, in the order of `managed`; sensitive values from state. */
+function managedVarsFrom(variables: readonly Variable[], managed: readonly NoCodeWorkspaceVarOutput[] | undefined): NoCodeWorkspaceVarOutput[] {
+    const toOutput = (variable: Variable, stateValue: string): NoCodeWorkspaceVarOutput =>
+        normalizedVar({
+            key: variable.key,
+            // The service never shows a sensitive value again: the last one written stands for it.
+            value: variable.sensitive || variable.value === null ? stateValue : variable.value,
+            category: variable.category,
+            description: variable.description ?? undefined,
+            hcl: variable.hcl,
+            sensitive: variable.sensitive,
+        });
+    if (managed === undefined) return variables.map((variable) => toOutput(variable, ""));
+    const byIdentity = new Map(variables.map((variable) => [varIdentity(variable), variable]));
+    return managed.flatMap((item) => {
+        const variable = byIdentity.get(varIdentity(item));
+        return variable ? [toOutput(variable, item.value ?? "")] : [];
+    });
+}
+
+/** The no-code module a workspace was made from, found through its registry module (a read by id alone). */
+async function moduleIdOf(client: WosClient, workspace: Workspace): Promise<string | undefined> {
+    if (!workspace.sourceModuleId) return undefined;
+    const registryModule = await client.registryModules.read(workspace.sourceModuleId);
+    return registryModule.noCodeModuleIds[0];
+}
+
+/**
+ * Reads the workspace as the service holds it now: settings, project, the managed vars (a var deleted
+ * outside Pulumi disappears, so the next `up` puts it back), `noCodeUpgradeAvailable`, and the module version
+ * it runs (the module's pin when the workspace is on the module's current version; otherwise the one in
+ * state). Sensitive values stay as state has them and never show drift. A workspace that is gone reads as
+ * gone. Without state (a read by id alone) every var of the workspace is read, and the module is found
+ * through the workspace's registry module.
+ */
+export async function read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
+    const state = (props ?? {}) as Partial<NoCodeWorkspaceOutputs>;
+    const client = clientFromCredentials();
+    const found = await unlessGone(describe(state, id), "read", async () => {
+        const workspace = await client.workspaces.read(id);
+        const variables = await client.variables.list({ workspaceName: workspace.name, organization: workspace.organization });
+        const noCodeModuleId = state.noCodeModuleId ?? (await moduleIdOf(client, workspace).catch(() => undefined));
+        let moduleVersion = state.moduleVersion;
+        if (!workspace.noCodeUpgradeAvailable && noCodeModuleId) {
+            // On the module's current version: that version's pin is the module's pin. A deleted module leaves state's.
+            const module = await client.noCodeModules.read(noCodeModuleId).catch((failure) => {
+                if (WosNotFoundError.isInstance(failure)) return undefined;
+                throw failure;
+            });
+            if (module) moduleVersion = module.versionPin;
+        }
+        return { workspace, variables, noCodeModuleId, moduleVersion };
+    });
+    if (!found) return {};
+    const { workspace, variables, noCodeModuleId, moduleVersion } = found;
+    // With no state at all (a read by id alone) nothing says which vars are not wanted: all are read.
+    const managed = props?.name === undefined ? undefined : (state.vars ?? []);
+    const outs = plainOutputs<NoCodeWorkspaceOutputs>({
+        noCodeModuleId: noCodeModuleId ?? "",
+        ...settingsFrom(workspace),
+        vars: managedVarsFrom(variables, managed),
+        moduleVersion,
+        upgradeTimeoutSeconds: state.upgradeTimeoutSeconds,
+        lastUpgrade: state.lastUpgrade,
+    });
+    // What the program would say to keep things as they are: the outputs that are not inputs left out.
+    const { noCodeUpgradeAvailable: _available, lastUpgrade: _lastUpgrade, ...inputs } = outs;
+    return { id, props: outs, inputs };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// update
+
+/** The failure of an upgrade: the run (if one started) and why, for the message and `lastUpgrade`. */
+class UpgradeFailure extends Error {
+    constructor(
+        message: string,
+        readonly run?: LastUpgrade,
+    ) {
+        super(message);
+    }
+}
+
+/** The details of a 409 answer, where the service names the unfinished run. */
+function unfinishedRunId(failure: unknown): string | undefined {
+    const details = [failure instanceof Error ? failure.message : "", ...((failure as { errors?: { detail?: string }[] }).errors ?? []).map((e) => e.detail ?? "")];
+    for (const detail of details) {
+        const match = /\brun-[A-Za-z0-9]+/.exec(detail);
+        if (match) return match[0];
+    }
+    return undefined;
+}
+
+/**
+ * Starts this update's upgrade. While an earlier upgrade of the workspace is unfinished the service answers
+ * 409: that run is waited for (by its id when the service names it, else by trying again with backoff),
+ * never confirmed, within the same deadline; then this upgrade starts. Starting it discards a run that
+ * ended `planned` unconfirmed.
+ */
+async function initiateUpgrade(
+    client: WosClient,
+    workspaceId: string,
+    noCodeModuleId: string,
+    vars: NoCodeWorkspaceVar[],
+    deadline: number,
+    log: UpgradeLogger,
+): Promise<WorkspaceUpgrade & { noCodeModuleId: string }> {
+    let delay = firstPollDelayMs();
+    for (;;) {
+        try {
+            return await client.noCodeModules.initiateUpgrade(noCodeModuleId, workspaceId, { vars });
+        } catch (failure) {
+            if (!WosConflictError.isInstance(failure)) throw failure;
+            const runId = unfinishedRunId(failure);
+            log(`an earlier upgrade${runId ? ` (${runId})` : ""} of the workspace is unfinished: waiting for it to end (it will not be confirmed)`);
+            if (runId) {
+                try {
+                    await client.noCodeModules.waitForPlan(
+                        { noCodeModuleId, workspaceId, id: runId },
+                        { deadline, initialDelayMs: delay, maxDelayMs: MAX_UPGRADE_POLL_MS },
+                    );
+                } catch (waitFailure) {
+                    // However it ended, it is over; only the deadline, or an error of another kind, stops this upgrade.
+                    if (WosPlanTimeoutError.isInstance(waitFailure)) {
+                        throw new UpgradeFailure(
+                            `an earlier upgrade (${runId}) of the workspace was still unfinished at the deadline ` +
+                                `(upgradeTimeoutSeconds; last status '${waitFailure.lastStatus}', plan: ${waitFailure.planUrl}); ` +
+                                "this upgrade did not start",
+                        );
+                    }
+                    if (!WosPlanFailedError.isInstance(waitFailure)) throw waitFailure;
+                }
+            } else {
+                if (Date.now() + delay > deadline) {
+                    throw new UpgradeFailure(
+                        "an earlier upgrade of the workspace was still unfinished at the deadline (upgradeTimeoutSeconds); " +
+                            "this upgrade did not start",
+                    );
+                }
+                await sleep(delay);
+                delay = Math.min(Math.round(delay * 1.5), MAX_UPGRADE_POLL_MS);
+            }
+        }
+    }
+}
+
+/**
+ * The upgrade: initiate with the whole `vars` list, poll the plan with backoff until `deadline` (each status
+ * and the plan URL to the log), confirm `planned` / `cost_estimated`, nothing to confirm for
+ * `planned_and_finished`. Any other end, or the deadline, throws an {@link UpgradeFailure} with the status and
+ * the plan URL; the plan is then left unconfirmed (a later upgrade starts a new one).
+ */
+async function runUpgrade(
+    client: WosClient,
+    workspaceId: string,
+    noCodeModuleId: string,
+    vars: NoCodeWorkspaceVar[],
+    timeoutSeconds: number,
+    log: UpgradeLogger,
+): Promise<LastUpgrade> {
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    const started = await initiateUpgrade(client, workspaceId, noCodeModuleId, vars, deadline, log);
+    log(`upgrade ${started.id} started: ${started.status} (plan: ${started.planUrl})`);
+    let lastStatus = started.status;
+    let finished: WorkspaceUpgrade;
+    try {
+        finished = await client.noCodeModules.waitForPlan(started, {
+            deadline,
+            initialDelayMs: firstPollDelayMs(),
+            maxDelayMs: MAX_UPGRADE_POLL_MS,
+            onStatus: (upgrade) => {
+                if (upgrade.status === lastStatus) return;
+                lastStatus = upgrade.status;
+                log(`upgrade ${upgrade.id}: ${upgrade.status} (plan: ${upgrade.planUrl || started.planUrl})`);
+            },
+        });
+    } catch (failure) {
+        if (WosPlanFailedError.isInstance(failure)) {
+            const planUrl = failure.planUrl || started.planUrl;
+            throw new UpgradeFailure(`the upgrade plan ${started.id} ended '${failure.status}' (plan: ${planUrl})`, {
+                id: started.id,
+                status: failure.status,
+                planUrl,
+            });
+        }
+        if (WosPlanTimeoutError.isInstance(failure)) {
+            const planUrl = failure.planUrl || started.planUrl;
+            throw new UpgradeFailure(
+                `the upgrade plan ${started.id} did not finish within upgradeTimeoutSeconds (${timeoutSeconds} s); ` +
+                    `last status '${failure.lastStatus}' (plan: ${planUrl}); it is left unconfirmed`,
+                { id: started.id, status: failure.lastStatus, planUrl },
+            );
+        }
+        throw new UpgradeFailure(`polling the upgrade plan ${started.id} failed: ${safeMessage(failure)} (plan: ${started.planUrl})`, {
+            id: started.id,
+            status: lastStatus,
+            planUrl: started.planUrl,
+        });
+    }
+    const planUrl = finished.planUrl || started.planUrl;
+    if (finished.status === "planned_and_finished") {
+        log(`upgrade ${finished.id}: planned_and_finished, nothing to apply (plan: ${planUrl})`);
+        return { id: finished.id, status: finished.status, planUrl };
+    }
+    try {
+        await client.noCodeModules.confirmUpgrade(noCodeModuleId, workspaceId, finished.id);
+    } catch (failure) {
+        throw new UpgradeFailure(`confirming the upgrade plan ${finished.id} (${finished.status}) failed: ${safeMessage(failure)} (plan: ${planUrl})`, {
+            id: finished.id,
+            status: finished.status,
+            planUrl,
+        });
+    }
+    log(`upgrade ${finished.id}: ${finished.status}, confirmed and applied (plan: ${planUrl})`);
+    return { id: finished.id, status: "applied", planUrl };
+}
+
+/**
+ * Deletes the workspace's variables that have the identities (key and category) of `removed`; one already
+ * gone counts as deleted. `onDeleted` is told after each, so a failure midway reports what is left.
+ */
+async function deleteVars(client: WosClient, workspace: Workspace, removed: readonly NoCodeWorkspaceVarOutput[], onDeleted: (item: NoCodeWorkspaceVarOutput) => void): Promise<void> {
+    const variables = await client.variables.list({ workspaceName: workspace.name, organization: workspace.organization });
+    for (const item of removed) {
+        const variable = variables.find((candidate) => varIdentity(candidate) === varIdentity(item));
+        if (variable) await client.variables.delete(variable.id);
+        onDeleted(item);
+    }
+}
+
+/**
+ * Applies a change in this order: when an upgrade will run, check `moduleVersion` against the module's pin
+ * first (a mismatch fails naming both versions, before anything changes); move the workspace to its new
+ * project; change its settings in place (one PATCH of what differs); run the upgrade when `vars` or
+ * `moduleVersion` changed; then delete the vars the program no longer lists.
+ *
+ * On failure, Pulumi keeps the state's outputs as they were when the error carries no resource, so a
+ * failed upgrade leaves `vars` and `moduleVersion` in state as before and the next `up` tries again. When
+ * the move or the settings were already changed, the error is a partial success carrying the outputs as
+ * they now are (new project and settings, the old vars and version, the failed run as `lastUpgrade`), so
+ * state tells the truth and the next `up` retries only the upgrade.
+ */
+export async function update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult> {
+    const inputs = news as unknown as NoCodeWorkspaceInputs;
+    const what = describe(inputs, id);
+    const plan = planUpdate(olds, news);
+    const client = clientFromCredentials();
+    const log: UpgradeLogger = (message) => upgradeLogger(`${what}: ${message}`);
+
+    // What is true of the workspace so far; the outputs of a partial success once something changed.
+    let progress = { ...(olds as unknown as NoCodeWorkspaceOutputs), upgradeTimeoutSeconds: inputs.upgradeTimeoutSeconds };
+    let changedSomething = false;
+    const fail = (operation: string, failure: unknown): never => {
+        throw operationError(
+            what,
+            operation,
+            failure,
+            changedSomething ? { id, properties: plainOutputs(progress) as Record<string, unknown>, inputs: news } : undefined,
+        );
+    };
+
+    const module = plan.upgrade ? await readModule(client, what, "update", inputs.noCodeModuleId) : undefined;
+    if (module) requirePinnedVersion(what, "update", inputs.moduleVersion, module);
+
+    let workspace: Workspace | undefined;
+    if (plan.move) {
+        try {
+            await client.projects.moveWorkspaces(inputs.projectId, [id]);
+        } catch (failure) {
+            fail(`update (moving the workspace to project ${inputs.projectId})`, failure);
+        }
+        progress = { ...progress, projectId: inputs.projectId };
+        changedSomething = true;
+    }
+    if (plan.attributes.size > 0) {
+        const changed = plan.attributes;
+        try {
+            workspace = await client.workspaces.update(id, {
+                ...(changed.has("name") ? { name: inputs.name } : {}),
+                ...(changed.has("description") ? { description: inputs.description ?? null } : {}),
+                ...(changed.has("autoApply") ? { autoApply: inputs.autoApply ?? false } : {}),
+                ...(changed.has("executionMode") || changed.has("agentPoolId")
+                    ? { executionMode: inputs.executionMode ?? "remote", agentPoolId: inputs.agentPoolId ?? null }
+                    : {}),
+                ...(changed.has("sourceName") ? { sourceName: inputs.sourceName ?? null } : {}),
+                ...(changed.has("sourceUrl") ? { sourceUrl: inputs.sourceUrl ?? null } : {}),
+            });
+        } catch (failure) {
+            fail("update", failure);
+        }
+        progress = { ...progress, ...settingsFrom(workspace!) };
+        changedSomething = true;
+    }
+    if (plan.upgrade && module) {
+        const vars = requestVars(inputs.vars);
+        try {
+            const lastUpgrade = await runUpgrade(
+                client,
+                id,
+                inputs.noCodeModuleId,
+                vars,
+                inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS,
+                log,
+            );
+            // The listed vars are applied; vars still to be removed stay in state until they are.
+            const listed = new Set(vars.map(varIdentity));
+            progress = {
+                ...progress,
+                vars: [...vars.map(normalizedVar), ...plan.removedVars.filter((item) => !listed.has(varIdentity(item)))],
+                moduleVersion: module.versionPin,
+                noCodeUpgradeAvailable: false,
+                lastUpgrade,
+            };
+            changedSomething = true;
+        } catch (failure) {
+            if (failure instanceof UpgradeFailure && failure.run) progress = { ...progress, lastUpgrade: failure.run };
+            fail("update (upgrade)", failure);
+        }
+    }
+    try {
+        workspace = await client.workspaces.read(id);
+    } catch (failure) {
+        fail("update (reading the workspace)", failure);
+    }
+    if (plan.removedVars.length > 0) {
+        try {
+            await deleteVars(client, workspace!, plan.removedVars, (removed) => {
+                progress = { ...progress, vars: (progress.vars ?? []).filter((item) => varIdentity(item) !== varIdentity(removed)) };
+                changedSomething = true;
+            });
+        } catch (failure) {
+            fail("update (removing vars no longer listed)", failure);
+        }
+    }
+    return {
+        outs: plainOutputs<NoCodeWorkspaceOutputs>({
+            ...progress,
+            ...settingsFrom(workspace!),
+            noCodeModuleId: inputs.noCodeModuleId,
+            vars: (inputs.vars ?? []).map(normalizedVar),
+        }),
+    };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// delete
+
+/** Deletes the workspace; one already gone counts as deleted. */
+export async function delete_(id: string, props?: PropertyBag): Promise<void> {
+    const client = clientFromCredentials();
+    await unlessGone(describe(props as Partial<NoCodeWorkspaceInputs>, id), "delete", () => client.workspaces.delete(id));
+}
+
+export { delete_ as delete };

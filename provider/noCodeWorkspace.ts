@@ -1,0 +1,207 @@
+/**
+ * `wos.NoCodeWorkspace`: a workspace made from a no-code module, kept in line with the program and upgraded
+ * (new var values, or a new module version) inside `pulumi up`.
+ *
+ * The thin shell of the provider pattern (`design.md`): the serialized provider only `require`s the
+ * handler module by package name and delegates.
+ *
+ * @module
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+/** One var of a no-code workspace ({@link NoCodeWorkspaceArgs.vars}). */
+export interface NoCodeWorkspaceVarArgs {
+    /** The variable's name; unique per category. An `infra` key must be a variable of the module. */
+    key: pulumi.Input<string>;
+    /** The value; default `""`. The value of a sensitive var is a secret in state. */
+    value?: pulumi.Input<string>;
+    /** `infra` (a module variable) or `env` (an environment variable). */
+    category: pulumi.Input<"infra" | "env">;
+    /** At most 512 characters. */
+    description?: pulumi.Input<string>;
+    /** Evaluate the value as configuration-language code; default false. */
+    hcl?: pulumi.Input<boolean>;
+    /** Write-only: the service never shows the value again. Default false. */
+    sensitive?: pulumi.Input<boolean>;
+}
+
+/** Inputs of a {@link NoCodeWorkspace}. */
+export interface NoCodeWorkspaceArgs {
+    /** Id of the no-code module (`nocode-…`) to make the workspace from. Changing it replaces the workspace. */
+    noCodeModuleId: pulumi.Input<string>;
+    /** Id of the project (`prj-…`); the caller must be allowed to create workspaces in it. Changing it moves the workspace. */
+    projectId: pulumi.Input<string>;
+    /** 1 to 90 letters, numbers, `-` and `_`; unique in the organization. Changes in place. */
+    name: pulumi.Input<string>;
+    /** At most 256 characters; default `""`. */
+    description?: pulumi.Input<string>;
+    /** Apply automatically after a successful plan; default false. */
+    autoApply?: pulumi.Input<boolean>;
+    /** `remote` (default) or `agent`. */
+    executionMode?: pulumi.Input<"remote" | "agent">;
+    /** The agent pool (`apool-…`): required with `agent`, refused with `remote`. */
+    agentPoolId?: pulumi.Input<string>;
+    /** Shown on the workspace as the application that made it. */
+    sourceName?: pulumi.Input<string>;
+    /** A URL shown with {@link NoCodeWorkspaceArgs.sourceName}. */
+    sourceUrl?: pulumi.Input<string>;
+    /**
+     * The vars this resource manages (other variables of the workspace are left alone). A change here, in
+     * anything but their order, upgrades the workspace; a var removed from the list is deleted.
+     */
+    vars?: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]>;
+    /**
+     * The module version the workspace must run. When given it must be the no-code module's pinned version
+     * when the workspace is made or upgraded (otherwise the create or update fails before anything changes).
+     * A change here upgrades the workspace.
+     */
+    moduleVersion?: pulumi.Input<string>;
+    /** The whole upgrade's deadline, in seconds; default 1800. Changing it alone changes nothing. */
+    upgradeTimeoutSeconds?: pulumi.Input<number>;
+}
+
+/** A var as the state holds it ({@link NoCodeWorkspace.vars}). */
+export interface NoCodeWorkspaceVar {
+    key: string;
+    /** For a sensitive var, the last value written. */
+    value: string;
+    category: "infra" | "env";
+    description?: string;
+    hcl: boolean;
+    sensitive: boolean;
+}
+
+/** The last upgrade a {@link NoCodeWorkspace} ran. */
+export interface NoCodeWorkspaceUpgrade {
+    /** `run-…` */
+    id: string;
+    /** How it ended: `applied`, `planned_and_finished`, or the status that failed it. */
+    status: string;
+    /** The plan's run page. */
+    planUrl: string;
+}
+
+/**
+ * The serialized provider: loads `pulumi-wos/dist/provider/handlers/noCodeWorkspace` by package name.
+ *
+ * @internal exported for tests that serialize it.
+ */
+export const noCodeWorkspaceProvider: pulumi.dynamic.ResourceProvider = {
+    configure: (request) => require("pulumi-wos/dist/provider/handlers/credentials").configure(request),
+    check: (olds, news) => require("pulumi-wos/dist/provider/handlers/noCodeWorkspace").check(olds, news),
+    diff: (id, olds, news) => require("pulumi-wos/dist/provider/handlers/noCodeWorkspace").diff(id, olds, news),
+    create: (inputs) => require("pulumi-wos/dist/provider/handlers/noCodeWorkspace").create(inputs),
+    read: (id, props) => require("pulumi-wos/dist/provider/handlers/noCodeWorkspace").read(id, props),
+    update: (id, olds, news) => require("pulumi-wos/dist/provider/handlers/noCodeWorkspace").update(id, olds, news),
+    delete: (id, props) => require("pulumi-wos/dist/provider/handlers/noCodeWorkspace").delete(id, props),
+};
+
+/**
+ * Whether any var may be sensitive: a list not known while the program runs, or a var whose `sensitive` is
+ * anything but a plain `false` or nothing (an `Output` may turn out true).
+ */
+function anyMaybeSensitive(vars: NoCodeWorkspaceVarArgs[] | pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined): boolean {
+    if (vars === undefined) return false;
+    if (!Array.isArray(vars)) return true;
+    return vars.some((item) => {
+        if (typeof item !== "object" || item === null || pulumi.Output.isInstance(item) || item instanceof Promise) return true;
+        const sensitive = (item as NoCodeWorkspaceVarArgs).sensitive;
+        return sensitive !== undefined && sensitive !== false;
+    });
+}
+
+/**
+ * The `vars` input, made secret when a var is sensitive. The provider host does not accept secrets
+ * (`acceptSecrets=false`): the engine marks an output secret only when the input of the same name was, so
+ * the input itself must be a secret. Secrecy is per property, so the whole list is secret then.
+ */
+function protectedVars(
+    vars: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined,
+): pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined {
+    if (vars === undefined || !anyMaybeSensitive(vars)) return vars;
+    return pulumi.output(vars).apply((resolved) =>
+        resolved.some((item) => item.sensitive === true) ? pulumi.secret(resolved) : pulumi.output(resolved),
+    ) as pulumi.Output<NoCodeWorkspaceVarArgs[]>;
+}
+
+/**
+ * A workspace made from a no-code module (type token `pulumi-nodejs:dynamic/wos:NoCodeWorkspace`). A change of
+ * `vars` or `moduleVersion` runs an upgrade during `pulumi up`: the plan is started, watched (its statuses
+ * and URL in the Pulumi log) and confirmed; a failed plan or the deadline fails the update and leaves the
+ * state's vars and version as they were, so the next `up` tries again. `vars` is a secret when any var is
+ * sensitive.
+ *
+ * ```ts
+ * const site = new wos.NoCodeWorkspace("site", {
+ *     noCodeModuleId: bucket.id,
+ *     moduleVersion: bucket.versionPin,
+ *     projectId: apps.id,
+ *     name: "site-prod",
+ *     vars: [{ key: "region", value: "eu-west-1", category: "infra" }],
+ * });
+ * ```
+ */
+export class NoCodeWorkspace extends pulumi.dynamic.Resource {
+    /** The no-code module the workspace was made from. */
+    declare public readonly noCodeModuleId: pulumi.Output<string>;
+    /** The project the workspace is in. */
+    declare public readonly projectId: pulumi.Output<string>;
+    /** The workspace's name. */
+    declare public readonly name: pulumi.Output<string>;
+    /** The description, when it has one. */
+    declare public readonly description: pulumi.Output<string | undefined>;
+    /** Whether runs apply automatically. */
+    declare public readonly autoApply: pulumi.Output<boolean>;
+    /** `remote` or `agent`. */
+    declare public readonly executionMode: pulumi.Output<"remote" | "agent">;
+    /** The agent pool, with `agent`. */
+    declare public readonly agentPoolId: pulumi.Output<string | undefined>;
+    /** Where the workspace says it was made. */
+    declare public readonly sourceName: pulumi.Output<string | undefined>;
+    /** The URL shown with the source name. */
+    declare public readonly sourceUrl: pulumi.Output<string | undefined>;
+    /** The vars this resource manages, as the service holds them (sensitive values: the last ones written). */
+    declare public readonly vars: pulumi.Output<NoCodeWorkspaceVar[]>;
+    /** The module version the workspace runs, also when the program left it out. */
+    declare public readonly moduleVersion: pulumi.Output<string>;
+    /** The upgrade deadline the program gave, in seconds. */
+    declare public readonly upgradeTimeoutSeconds: pulumi.Output<number | undefined>;
+    /** Whether the module has a newer no-code version than the one the workspace runs. */
+    declare public readonly noCodeUpgradeAvailable: pulumi.Output<boolean>;
+    /** The last upgrade this resource ran, if any. */
+    declare public readonly lastUpgrade: pulumi.Output<NoCodeWorkspaceUpgrade | undefined>;
+
+    /**
+     * @param name The Pulumi resource name (not the workspace's name).
+     * @param args The workspace's module, project, settings and vars.
+     * @param opts Resource options.
+     */
+    constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
+        const secretOutputs: pulumi.CustomResourceOptions = anyMaybeSensitive(args.vars)
+            ? { additionalSecretOutputs: ["vars"] }
+            : {};
+        super(
+            noCodeWorkspaceProvider,
+            name,
+            {
+                noCodeModuleId: args.noCodeModuleId,
+                projectId: args.projectId,
+                name: args.name,
+                description: args.description,
+                autoApply: args.autoApply,
+                executionMode: args.executionMode,
+                agentPoolId: args.agentPoolId,
+                sourceName: args.sourceName,
+                sourceUrl: args.sourceUrl,
+                vars: protectedVars(args.vars),
+                moduleVersion: args.moduleVersion,
+                upgradeTimeoutSeconds: args.upgradeTimeoutSeconds,
+                noCodeUpgradeAvailable: undefined,
+                lastUpgrade: undefined,
+            },
+            pulumi.mergeOptions(opts, secretOutputs),
+            "wos",
+            "NoCodeWorkspace",
+        );
+    }
+}
