@@ -15,14 +15,17 @@ import {
     type PropertyMap,
     type ProviderHost,
 } from "../support/providerHost";
+import type { ServerOptions } from "../../server/app";
 import { startTestServer, type TestServer } from "../support/server";
-import { TOKENS, WORKSPACES } from "../support/seed";
+import { REGISTRY_MODULES, TOKENS, WORKSPACES } from "../support/seed";
 
 /** The type tokens: part of every URN, so they must never change. */
 export const TYPES = {
     project: "pulumi-nodejs:dynamic/wos:Project",
     projectTagBindings: "pulumi-nodejs:dynamic/wos:ProjectTagBindings",
     variable: "pulumi-nodejs:dynamic/wos:Variable",
+    noCodeModule: "pulumi-nodejs:dynamic/wos:NoCodeModule",
+    noCodeWorkspace: "pulumi-nodejs:dynamic/wos:NoCodeWorkspace",
 } as const;
 
 /** The token the hosts are configured with (the seed's `platform` team: manages projects and variables). */
@@ -32,9 +35,9 @@ export const TOKEN = TOKENS.platform;
 export const SETUP_TIMEOUT_MS = 240_000;
 
 /**
- * One registration of each resource kind (two variables: plain and sensitive). The program runs with the
- * real token in its stack config and environment, so a serialized provider that captured a credential
- * would show it.
+ * One registration of each resource kind of projects and variables (two variables: plain and sensitive); the
+ * no-code resources have {@link NO_CODE_CAPTURE_PROGRAM}. Both programs run with the real token in their
+ * stack config and environment, so a serialized provider that captured a credential would show it.
  */
 const CAPTURE_PROGRAM = `"use strict";
 const pulumi = require("@pulumi/pulumi");
@@ -59,16 +62,66 @@ new wos.Variable("capture-sensitive", {
 });
 `;
 
+/** The value the no-code capture program gives its sensitive workspace var, not marked secret by the program. */
+export const NO_CODE_SENSITIVE_VALUE = "nocode-value-not-marked-secret-by-the-program";
+
 /**
- * Registrations of {@link CAPTURE_PROGRAM}, run once per packed content: the result is kept in the program
- * directory (written to a temporary name and renamed, so parallel workers never read half a file).
+ * The capture program of the no-code engine tests: a no-code module of the seed's `bucket` (pinned to
+ * 1.0.0, two options sets) and a workspace made from it with two `infra` vars and a sensitive `env` var
+ * whose value the program leaves unmarked (the class must protect it). Under mocks the module's id is
+ * `capture-module-id` and the project id a placeholder: the tests put in the real ids.
  */
-export async function captureRegistrations(program: PackedProgram): Promise<Registration[]> {
-    const key = createHash("sha256").update(CAPTURE_PROGRAM).digest("hex").slice(0, 12);
+export const NO_CODE_CAPTURE_PROGRAM = `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const wos = require("pulumi-wos");
+const config = new pulumi.Config("wos");
+config.requireSecret("token");
+const bucket = new wos.NoCodeModule("capture-module", {
+    organization: "acme",
+    registryModuleId: "${REGISTRY_MODULES.bucket}",
+    versionPin: "1.0.0",
+    enabled: true,
+    variableOptions: [
+        { variableName: "region", variableType: "string", options: ["eu-west-1", "us-east-1"] },
+        { variableName: "size", variableType: "number", options: ["1", "2", "3"] },
+    ],
+});
+new wos.NoCodeWorkspace("capture-workspace", {
+    noCodeModuleId: bucket.id,
+    moduleVersion: bucket.versionPin,
+    projectId: "prj-replaced-by-the-tests",
+    name: "capture-site",
+    description: "made by the engine tests",
+    autoApply: true,
+    sourceName: "engine tests",
+    sourceUrl: "https://example.com/engine-tests",
+    vars: [
+        { key: "region", value: "eu-west-1", category: "infra" },
+        { key: "size", value: "2", category: "infra", description: "number of buckets" },
+        { key: "DB_PASSWORD", value: "${NO_CODE_SENSITIVE_VALUE}", category: "env", sensitive: true },
+    ],
+    upgradeTimeoutSeconds: 120,
+});
+`;
+
+/**
+ * Upgrade timing of the no-code engine tests: a plan step of the service (`--plan-step-ms`) and the first
+ * poll delay of the provider (`WOS_UPGRADE_POLL_MS`), both small so that a whole upgrade takes well under a
+ * second instead of the defaults' several seconds.
+ */
+export const FAST_UPGRADES = { planStepMs: 50, pollMs: 20 } as const;
+
+/**
+ * Registrations of a capture program ({@link CAPTURE_PROGRAM} unless told), run once per packed content and
+ * program: the result is kept in the program directory (written to a temporary name and renamed, so
+ * parallel workers never read half a file).
+ */
+export async function captureRegistrations(program: PackedProgram, captureProgram = CAPTURE_PROGRAM): Promise<Registration[]> {
+    const key = createHash("sha256").update(captureProgram).digest("hex").slice(0, 12);
     const cached = path.join(program.dir, `.registrations-${key}.json`);
     if (fs.existsSync(cached)) return JSON.parse(fs.readFileSync(cached, "utf8")) as Registration[];
     const source = path.join(program.dir, `.capture-${key}-${process.pid}.js`);
-    fs.writeFileSync(source, CAPTURE_PROGRAM);
+    fs.writeFileSync(source, captureProgram);
     try {
         const run = await runUnderMocks(program.dir, source, {
             env: {
@@ -97,23 +150,35 @@ export interface EngineFixture {
     registration(name: string): Registration;
     /** Milliseconds spent packing (cache hit: hashing only), in the mock run, and starting the host. */
     timings: { packMs: number; captureMs: number; hostStartMs: number };
+    /**
+     * Another provider host on the same service, configured with `token` (the host configures each provider
+     * once, so another principal needs another host); closed with the fixture.
+     */
+    anotherHost(token: string): Promise<ProviderHost>;
     close(): Promise<void>;
 }
 
-/**
- * Starts the fixture of one test file. `config` replaces the default Configure arguments; `hostEnv` adds to
- * the host's environment.
- */
-export async function startEngineFixture(
-    options: { config?: (server: TestServer) => PropertyMap; hostEnv?: Record<string, string> } = {},
-): Promise<EngineFixture> {
+/** Options of {@link startEngineFixture}. */
+export interface EngineFixtureOptions {
+    /** Replaces the default Configure arguments (`wos:address` and `wos:token` of {@link TOKEN}). */
+    config?: (server: TestServer) => PropertyMap;
+    /** Added to the environment of the host (and of {@link EngineFixture.anotherHost}'s). */
+    hostEnv?: Record<string, string>;
+    /** The program whose registrations the fixture holds; default {@link CAPTURE_PROGRAM}. */
+    captureProgram?: string;
+    /** Options of the test server (e.g. `planStepMs`). */
+    server?: Partial<ServerOptions>;
+}
+
+/** Starts the fixture of one test file (see {@link EngineFixtureOptions}). */
+export async function startEngineFixture(options: EngineFixtureOptions = {}): Promise<EngineFixture> {
     let started = Date.now();
     const program = await packedProgram();
     const packMs = Date.now() - started;
     started = Date.now();
-    const registrations = await captureRegistrations(program);
+    const registrations = await captureRegistrations(program, options.captureProgram);
     const captureMs = Date.now() - started;
-    const server = await startTestServer();
+    const server = await startTestServer(options.server);
     let host: ProviderHost | undefined;
     let configured: ConfigureResult;
     try {
@@ -126,6 +191,7 @@ export async function startEngineFixture(
         throw error;
     }
     const liveHost = host;
+    const otherHosts: ProviderHost[] = [];
     return {
         server,
         host: liveHost,
@@ -138,8 +204,14 @@ export async function startEngineFixture(
             return found;
         },
         timings: { packMs, captureMs, hostStartMs: liveHost.startMs },
+        async anotherHost(token: string): Promise<ProviderHost> {
+            const other = await startProviderHost({ programDir: program.dir, env: options.hostEnv });
+            otherHosts.push(other);
+            await other.configure({ "wos:address": server.url, "wos:token": secret(token) });
+            return other;
+        },
         async close() {
-            await liveHost.close();
+            await Promise.all([liveHost, ...otherHosts].map((h) => h.close()));
             await server.close();
         },
     };
@@ -149,7 +221,7 @@ export async function startEngineFixture(
  * The fixture of a test file: started before its first test and closed after its last one. The object is
  * filled in by `beforeAll`, so use it inside tests and hooks only.
  */
-export function useEngineFixture(options: Parameters<typeof startEngineFixture>[0] = {}): EngineFixture {
+export function useEngineFixture(options: EngineFixtureOptions = {}): EngineFixture {
     const fixture = {} as EngineFixture;
     let started: EngineFixture | undefined;
     beforeAll(async () => {
@@ -160,6 +232,18 @@ export function useEngineFixture(options: Parameters<typeof startEngineFixture>[
         await started?.close();
     });
     return fixture;
+}
+
+/**
+ * The fixture of a no-code test file: the no-code capture program, and upgrades made fast on both sides
+ * ({@link FAST_UPGRADES}) unless `server.planStepMs` says otherwise.
+ */
+export function useNoCodeEngineFixture(options: Pick<EngineFixtureOptions, "server"> = {}): EngineFixture {
+    return useEngineFixture({
+        captureProgram: NO_CODE_CAPTURE_PROGRAM,
+        server: { planStepMs: FAST_UPGRADES.planStepMs, ...options.server },
+        hostEnv: { WOS_UPGRADE_POLL_MS: String(FAST_UPGRADES.pollMs) },
+    });
 }
 
 /** The tag bindings of a project as a map, read over raw HTTP with the owners' token (not through the code under test). */
