@@ -1,0 +1,382 @@
+"""Runs calls of the official Python client of the hosted API (pytfe, unchanged) against the address in
+TFE_ADDRESS with the token in TFE_TOKEN, and prints one JSON report on stdout: every call's outcome, the
+values the client decoded, and the HTTP exchanges it made.
+
+Usage: python compat.py SCENARIO, with the scenario's parameters as a JSON object in COMPAT_INPUT.
+Scenarios are registered in SCENARIOS at the end of this file; a new area of the API adds its scenario
+functions and one entry each (the Go program in ../gotfe has the same scenarios under the same names).
+
+The script exits 0 whenever it could run the scenario, failed calls included: judging the report is the job
+of tests/compat/publicClients.test.ts. It exits 2 on a usage error and 3 when the client cannot be made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytfe
+from pytfe import TFEClient
+from pytfe.errors import NotFound
+from pytfe.models import (
+    NoCodeModuleCreateOptions,
+    NoCodeModuleIncludeOpt,
+    NoCodeModuleReadOptions,
+    NoCodeModuleUpdateOptions,
+    NoCodeVariableOption,
+    NoCodeWorkspaceCreateOptions,
+    NoCodeWorkspaceUpgradeOptions,
+    NoCodeWorkspaceVariable,
+)
+from pytfe.models.variable import CategoryType
+from pytfe.models.workspace import ExecutionMode
+
+# The upgrade statuses a poll waits through (local-service.md's state machine).
+IN_PROGRESS = {"pending", "fetching", "planning"}
+
+
+def redacted(body: bytes) -> Any:
+    """The body as JSON (its text when it is not JSON), with the value of every resource whose attributes
+    say ``sensitive: true`` hidden, so the report never carries a secret the scenario sent."""
+    if not body:
+        return None
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return body.decode("utf-8", "replace")
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            attributes = node.get("attributes")
+            if isinstance(attributes, dict) and attributes.get("sensitive") is True and attributes.get("value") is not None:
+                attributes["value"] = "<redacted>"
+            for child in node.values():
+                walk(child)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child)
+
+    walk(parsed)
+    return parsed
+
+
+class Runner:
+    """Runs the calls of one scenario and collects the report."""
+
+    def __init__(self, scenario: str, params: dict[str, Any]):
+        # The client exactly as a user makes it: TFEClient() reads TFE_ADDRESS and TFE_TOKEN.
+        self.client = TFEClient()
+        self.params = params
+        self.exchanges: list[dict[str, Any]] = []
+        self.report: dict[str, Any] = {
+            "client": "pytfe",
+            "version": pytfe.__version__,
+            "scenario": scenario,
+            "calls": [],
+            "output": {},
+        }
+        # Observation only: httpx event hooks on the client's own connection pool record each exchange; the
+        # request and the answer reach pytfe unchanged. (pytfe has no public hook for this.)
+        self.client._transport._sync.event_hooks = {"request": [self._on_request], "response": [self._on_response]}
+
+    def _on_request(self, request: httpx.Request) -> None:
+        self.exchanges.append(
+            {
+                "method": request.method,
+                "url": str(request.url),
+                "requestContentType": request.headers.get("content-type"),
+                "requestBody": redacted(request.content),
+            }
+        )
+
+    def _on_response(self, response: httpx.Response) -> None:
+        response.read()
+        exchange = self.exchanges[-1]
+        exchange["status"] = response.status_code
+        exchange["responseContentType"] = response.headers.get("content-type")
+        exchange["responseBody"] = redacted(response.content)
+
+    def call(self, name: str, needs: dict[str, Any] | None, fn: Callable[[], Any]) -> bool:
+        """Runs fn as the call called name, unless one of needs is empty (then the call is reported
+        skipped). fn answers the decoded values to report; an exception is the call's error."""
+        call: dict[str, Any] = {"name": name, "ok": False, "exchanges": []}
+        for label, value in (needs or {}).items():
+            if not value:
+                call["skipped"] = f"needs {label}, which an earlier call did not give"
+                self.report["calls"].append(call)
+                return False
+        self.exchanges = []
+        try:
+            call["result"] = fn()
+            call["ok"] = True
+        except Exception as error:  # every failure of the client is a finding, reported as such
+            call["error"] = f"{type(error).__name__}: {error}"
+            call["errorKind"] = type(error).__name__
+            call["traceback"] = traceback.format_exc(limit=6)
+        call["exchanges"] = self.exchanges
+        self.exchanges = []
+        self.report["calls"].append(call)
+        return call["ok"]
+
+    def output(self, key: str, value: Any) -> None:
+        """Records a value for the test (and for later scenarios)."""
+        self.report["output"][key] = value
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Decoded values, in the same shape as the Go program's
+
+
+def enum_value(value: Any) -> Any:
+    return getattr(value, "value", value)
+
+
+def module_result(module: Any) -> dict[str, Any]:
+    return {
+        "id": module.id,
+        "enabled": module.enabled,
+        "versionPin": module.version_pin,
+        "organization": getattr(module.organization, "id", None) or getattr(module.organization, "name", None),
+        "registryModuleId": getattr(module.registry_module, "id", None),
+        "variableOptions": [
+            {"id": s.id, "variableName": s.variable_name, "variableType": s.variable_type, "options": s.options}
+            for s in module.variable_options
+        ],
+    }
+
+
+def workspace_result(workspace: Any) -> dict[str, Any]:
+    return {
+        "id": workspace.id,
+        "name": workspace.name,
+        "description": workspace.description,
+        "source": enum_value(workspace.source),
+        "sourceName": workspace.source_name,
+        "sourceUrl": workspace.source_url,
+        "sourceModuleId": workspace.source_module_id,
+        "autoApply": workspace.auto_apply,
+        "executionMode": enum_value(workspace.execution_mode),
+        "noCodeUpgradeAvailable": workspace.no_code_upgrade_available,
+        "projectId": getattr(workspace.project, "id", None),
+        "organization": getattr(workspace.organization, "id", None) or getattr(workspace.organization, "name", None),
+        "agentPoolId": getattr(workspace.agent_pool, "id", None),
+        "varIds": [v.id for v in (workspace.variables or [])],
+    }
+
+
+def upgrade_result(upgrade: Any) -> dict[str, Any]:
+    return {
+        "id": upgrade.id,
+        "status": upgrade.status,
+        "planUrl": upgrade.plan_url,
+        "message": upgrade.message,
+        "workspaceId": getattr(upgrade.workspace, "id", None),
+    }
+
+
+def variables(items: list[dict[str, Any]]) -> list[NoCodeWorkspaceVariable]:
+    return [
+        NoCodeWorkspaceVariable(
+            key=v["key"],
+            value=v.get("value"),
+            description=v.get("description"),
+            category=CategoryType(v["category"]),
+            hcl=v.get("hcl"),
+            sensitive=v.get("sensitive"),
+        )
+        for v in items
+    ]
+
+
+def option_set(item: dict[str, Any], set_id: str | None = None) -> NoCodeVariableOption:
+    return NoCodeVariableOption(
+        id=set_id, variable_name=item["variableName"], variable_type=item["variableType"], options=item["options"]
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Scenario "nocode" (issue 5): the no-code calls, in the order a user drives them; parameters as the Go
+# program's noCodePlan.
+
+
+def run_nocode(r: Runner) -> None:
+    p = r.params
+    nc = r.client.no_code_modules
+    state: dict[str, Any] = {}
+
+    def create() -> Any:
+        module = nc.create(
+            p["organization"],
+            NoCodeModuleCreateOptions(
+                registry_module_id=p["registryModuleId"],
+                version_pin=p["create"]["versionPin"],
+                enabled=p["create"]["enabled"],
+                variable_options=[option_set(s) for s in p["create"]["variableOptions"]],
+            ),
+        )
+        state["module"] = module.id
+        r.output("noCodeModuleId", module.id)
+        return module_result(module)
+
+    r.call("noCodeModules.create", None, create)
+
+    def read_included() -> Any:
+        module = nc.read(state["module"], NoCodeModuleReadOptions(include=[NoCodeModuleIncludeOpt.VARIABLE_OPTIONS]))
+        for s in module.variable_options:
+            if s.variable_name == p["update"]["replace"]["variableName"]:
+                state["replace"] = s.id
+        return module_result(module)
+
+    r.call("noCodeModules.read(include variable-options)", {"the module id": state.get("module")}, read_included)
+
+    def update_options() -> Any:
+        # No registry_module_id: pytfe then reads the module first to fill the relationship in.
+        module = nc.update(
+            state["module"],
+            NoCodeModuleUpdateOptions(
+                enabled=p["update"]["enabled"],
+                variable_options=[
+                    option_set(p["update"]["replace"], state["replace"]),
+                    option_set(p["update"]["add"]),
+                ],
+            ),
+        )
+        return module_result(module)
+
+    r.call(
+        "noCodeModules.update(enable, options with and without id)",
+        {"the module id": state.get("module"), "the id of the options set to replace": state.get("replace")},
+        update_options,
+    )
+
+    def create_workspace() -> Any:
+        w = p["workspace"]
+        workspace = nc.create_workspace(
+            state["module"],
+            NoCodeWorkspaceCreateOptions(
+                name=w["name"],
+                project_id=p["projectId"],
+                description=w["description"],
+                auto_apply=w["autoApply"],
+                execution_mode=ExecutionMode(w["executionMode"]),
+                agent_pool_id=p["agentPoolId"] if w["executionMode"] == "agent" else None,
+                source_name=w["sourceName"],
+                source_url=w["sourceUrl"],
+                vars=variables(w["vars"]),
+            ),
+        )
+        state["workspace"] = workspace.id
+        r.output("workspaceId", workspace.id)
+        return workspace_result(workspace)
+
+    r.call("noCodeModules.createWorkspace", {"the module id": state.get("module")}, create_workspace)
+
+    def read_workspace(name: str) -> None:
+        r.call(
+            name,
+            {"the workspace id": state.get("workspace")},
+            lambda: workspace_result(r.client.workspaces.read_by_id(state["workspace"])),
+        )
+
+    read_workspace("workspaces.readByID(created)")
+
+    def upgrade(label: str, items: list[dict[str, Any]] | None) -> None:
+        run: dict[str, Any] = {}
+        needs = {"the module id": state.get("module"), "the workspace id": state.get("workspace")}
+
+        def initiate() -> Any:
+            options = NoCodeWorkspaceUpgradeOptions(vars=variables(items)) if items else None
+            started = nc.upgrade_workspace(state["module"], state["workspace"], options)
+            run["id"] = started.id
+            return upgrade_result(started)
+
+        r.call(f"noCodeModules.upgradeWorkspace({label})", needs, initiate)
+
+        def poll() -> Any:
+            deadline = time.monotonic() + p.get("deadlineMs", 30000) / 1000
+            statuses: list[str] = []
+            while True:
+                read = nc.read_workspace_upgrade(state["module"], state["workspace"], run["id"])
+                if not statuses or statuses[-1] != read.status:
+                    statuses.append(read.status)
+                if read.status not in IN_PROGRESS:
+                    return {**upgrade_result(read), "statuses": statuses}
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"the plan did not end in time; statuses seen: {statuses}")
+                time.sleep(p.get("pollIntervalMs", 100) / 1000)
+
+        r.call(f"readUpgrade({label}) until the plan ends", {"the upgrade id": run.get("id")}, poll)
+
+        def confirm() -> Any:
+            nc.confirm_workspace_upgrade(state["module"], state["workspace"], run["id"])
+            return {}
+
+        r.call(f"confirmUpgrade({label})", {"the upgrade id": run.get("id")}, confirm)
+
+    upgrade("vars", p["upgradeVars"])
+
+    r.call(
+        "noCodeModules.update(version pin)",
+        {"the module id": state.get("module")},
+        lambda: module_result(nc.update(state["module"], NoCodeModuleUpdateOptions(version_pin=p["upgradePin"]))),
+    )
+    read_workspace("workspaces.readByID(upgrade available)")
+    upgrade("no vars", None)
+    read_workspace("workspaces.readByID(upgraded)")
+
+
+def run_nocode_delete(r: Runner) -> None:
+    module_id = r.params.get("noCodeModuleId")
+    nc = r.client.no_code_modules
+    needs = {"the module id": module_id}
+
+    def delete() -> Any:
+        nc.delete(module_id)
+        return {}
+
+    r.call("noCodeModules.delete", needs, delete)
+
+    def read_deleted() -> Any:
+        try:
+            nc.read(module_id)
+        except NotFound:
+            return {"error": "NotFound"}
+        raise AssertionError("expected NotFound, the call succeeded")
+
+    r.call("noCodeModules.read(deleted)", needs, read_deleted)
+
+
+SCENARIOS: dict[str, Callable[[Runner], None]] = {
+    "nocode": run_nocode,
+    "nocode-delete": run_nocode_delete,
+}
+
+
+def main() -> int:
+    if len(sys.argv) != 2 or sys.argv[1] not in SCENARIOS:
+        print(f"usage: compat.py SCENARIO (one of: {', '.join(sorted(SCENARIOS))}), parameters as JSON in COMPAT_INPUT", file=sys.stderr)
+        return 2
+    try:
+        params = json.loads(os.environ.get("COMPAT_INPUT") or "{}")
+    except ValueError as error:
+        print(f"COMPAT_INPUT is not JSON: {error}", file=sys.stderr)
+        return 2
+    try:
+        runner = Runner(sys.argv[1], params)
+    except Exception as error:
+        print(f"cannot make the pytfe client: {error}", file=sys.stderr)
+        return 3
+    SCENARIOS[sys.argv[1]](runner)
+    json.dump(runner.report, sys.stdout, indent=2, default=str)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
