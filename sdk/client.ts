@@ -3,7 +3,9 @@
  *
  * @module
  */
+import { NoCodeModules } from "./noCodeModules";
 import { Projects } from "./projects";
+import { RegistryModules } from "./registryModules";
 import { Transport, type WosClientOptions } from "./transport";
 import { Variables } from "./variables";
 import { Workspaces } from "./workspaces";
@@ -28,6 +30,10 @@ export class WosClient {
     readonly variables: Variables;
     /** Workspaces. */
     readonly workspaces: Workspaces;
+    /** No-code modules, the workspaces made from them, and their upgrades. */
+    readonly noCodeModules: NoCodeModules;
+    /** Registry modules of the private registry (read only). */
+    readonly registryModules: RegistryModules;
     /** `ADDRESS/api/v2`, the base of every request. */
     readonly baseUrl: string;
     readonly #transport: Transport;
@@ -39,6 +45,8 @@ export class WosClient {
         this.projects = new Projects(this.#transport);
         this.workspaces = new Workspaces(this.#transport);
         this.variables = new Variables(this.#transport, this.workspaces);
+        this.noCodeModules = new NoCodeModules(this.#transport);
+        this.registryModules = new RegistryModules(this.#transport);
     }
 
     /**

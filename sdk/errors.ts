@@ -21,6 +21,8 @@ const WOS_ERROR_BRAND: unique symbol = Symbol.for("pulumi-wos.WosError") as neve
 /**
  * What kind of failure a {@link WosError} is. Each subclass sets one; the base class uses `"api"` for an
  * error status that has no subclass of its own (e.g. 405), `"response"` for an answer that does not parse.
+ * `"plan_failed"` and `"plan_timeout"` are the kinds of {@link WosPlanFailedError} and
+ * {@link WosPlanTimeoutError}, the two ways {@link NoCodeModules.waitForPlan} ends without a finished plan.
  */
 export type WosErrorKind =
     | "api"
@@ -34,7 +36,9 @@ export type WosErrorKind =
     | "server"
     | "connection"
     | "invalid_response"
-    | "invalid_argument";
+    | "invalid_argument"
+    | "plan_failed"
+    | "plan_timeout";
 
 /** What every {@link WosError} constructor takes. Only plain data: never an axios error or a header bag. */
 export interface WosErrorInit {
@@ -55,7 +59,8 @@ export interface WosErrorInit {
 }
 
 /**
- * Base class of every error the SDK throws.
+ * Base class of every error the SDK throws for a request (the two outcomes of waiting for an upgrade plan,
+ * {@link WosPlanFailedError} and {@link WosPlanTimeoutError}, are not failed requests and stand apart).
  *
  * Catch it to handle any failure of a {@link WosClient} call; test for a kind with the subclass's
  * `isInstance` (e.g. {@link WosNotFoundError.isInstance}), which survives two copies of this module.
@@ -213,6 +218,138 @@ export class WosArgumentError extends WosError {
     constructor(init: WosErrorInit) {
         super(init, "invalid_argument");
     }
+}
+
+/** Brand of the errors of {@link NoCodeModules.waitForPlan}; `Symbol.for` so that two copies of this module share it. */
+const WOS_PLAN_ERROR_BRAND: unique symbol = Symbol.for("pulumi-wos.WosPlanError") as never;
+
+/** Whether `value` carries the plan-error brand and the given kind (the `isInstance` of the plan errors). */
+function isPlanError(value: unknown, kind: WosErrorKind): boolean {
+    if (typeof value !== "object" || value === null) return false;
+    return (value as Record<symbol, unknown>)[WOS_PLAN_ERROR_BRAND] === true && (value as { kind?: unknown }).kind === kind;
+}
+
+/** Marks `error` as a plan error and names it after its concrete class, as {@link WosError} does. */
+function brandPlanError(error: Error, name: string): void {
+    Object.defineProperty(error, "name", { value: name, enumerable: false, configurable: true });
+    Object.defineProperty(error, WOS_PLAN_ERROR_BRAND, { value: true, enumerable: false });
+}
+
+/** What {@link WosPlanFailedError} is built from. */
+export interface WosPlanFailedErrorInit {
+    /** The run's end status (`errored`, `discarded`, `canceled`, `applied`, or one this client does not know). */
+    status: string;
+    /** The plan's run page, where the reason is shown. */
+    planUrl: string;
+    /** The upgrade's run id (`run-...`). */
+    upgradeId: string;
+}
+
+/**
+ * An upgrade plan ended without a plan to confirm: {@link NoCodeModules.waitForPlan} saw an end status other
+ * than `planned`, `cost_estimated` or `planned_and_finished`. Nothing was applied; the plan's page
+ * ({@link WosPlanFailedError.planUrl}) says why.
+ *
+ * Not a {@link WosError}: no request failed, and its {@link WosPlanFailedError.status} is the run's status,
+ * not an HTTP status. Recognise it with {@link WosPlanFailedError.isInstance}.
+ */
+export class WosPlanFailedError extends Error {
+    static readonly kind = "plan_failed" as const;
+    /** Always `"plan_failed"`. */
+    readonly kind = "plan_failed" as const;
+    /** The run's end status, e.g. `errored`. */
+    readonly status: string;
+    /** The plan's run page. */
+    readonly planUrl: string;
+    /** The upgrade's run id (`run-...`). */
+    readonly upgradeId: string;
+
+    constructor(init: WosPlanFailedErrorInit) {
+        super(`upgrade ${init.upgradeId}: the plan ended with status "${init.status}", not a plan to confirm; see ${init.planUrl || "(no plan URL)"}`);
+        brandPlanError(this, new.target.name);
+        this.status = init.status;
+        this.planUrl = init.planUrl;
+        this.upgradeId = init.upgradeId;
+    }
+
+    /** Whether `value` is a {@link WosPlanFailedError}, also when it comes from another copy of this module. */
+    static isInstance(value: unknown): value is WosPlanFailedError {
+        return isPlanError(value, "plan_failed");
+    }
+
+    /** Plain data for logs. */
+    toJSON(): Record<string, unknown> {
+        return { name: this.name, kind: this.kind, message: this.message, status: this.status, planUrl: this.planUrl, upgradeId: this.upgradeId };
+    }
+}
+
+/** What {@link WosPlanTimeoutError} is built from. */
+export interface WosPlanTimeoutErrorInit {
+    /** How long {@link NoCodeModules.waitForPlan} waited, in milliseconds. */
+    waitedMs: number;
+    /** The last status read, still one of the in-progress statuses. */
+    lastStatus: string;
+    /** The plan's run page. */
+    planUrl: string;
+    /** The upgrade's run id (`run-...`). */
+    upgradeId: string;
+}
+
+/**
+ * The deadline given to {@link NoCodeModules.waitForPlan} passed while the plan was still being made. The run
+ * goes on in the service; nothing was applied. Not a {@link WosError} (no request failed); recognise it with
+ * {@link WosPlanTimeoutError.isInstance}.
+ */
+export class WosPlanTimeoutError extends Error {
+    static readonly kind = "plan_timeout" as const;
+    /** Always `"plan_timeout"`. */
+    readonly kind = "plan_timeout" as const;
+    /** How long the wait lasted, in milliseconds. */
+    readonly waitedMs: number;
+    /** The last status read (`pending`, `fetching` or `planning`). */
+    readonly lastStatus: string;
+    /** The plan's run page. */
+    readonly planUrl: string;
+    /** The upgrade's run id (`run-...`). */
+    readonly upgradeId: string;
+
+    constructor(init: WosPlanTimeoutErrorInit) {
+        super(
+            `upgrade ${init.upgradeId}: gave up waiting for the plan after ${formatDuration(init.waitedMs)}; ` +
+                `last status "${init.lastStatus}"; see ${init.planUrl || "(no plan URL)"}`,
+        );
+        brandPlanError(this, new.target.name);
+        this.waitedMs = init.waitedMs;
+        this.lastStatus = init.lastStatus;
+        this.planUrl = init.planUrl;
+        this.upgradeId = init.upgradeId;
+    }
+
+    /** Whether `value` is a {@link WosPlanTimeoutError}, also when it comes from another copy of this module. */
+    static isInstance(value: unknown): value is WosPlanTimeoutError {
+        return isPlanError(value, "plan_timeout");
+    }
+
+    /** Plain data for logs. */
+    toJSON(): Record<string, unknown> {
+        return {
+            name: this.name,
+            kind: this.kind,
+            message: this.message,
+            waitedMs: this.waitedMs,
+            lastStatus: this.lastStatus,
+            planUrl: this.planUrl,
+            upgradeId: this.upgradeId,
+        };
+    }
+}
+
+/** `850 ms`, `12.3 s`, `2 min 5 s`: a wait as a person reads it. */
+function formatDuration(ms: number): string {
+    if (ms < 1000) return `${Math.round(ms)} ms`;
+    if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+    const seconds = Math.round(ms / 1000);
+    return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 }
 
 /** The {@link WosError} subclass for an HTTP status. */

@@ -23,9 +23,13 @@ export {
     WosConnectionError,
     WosInvalidResponseError,
     WosArgumentError,
+    WosPlanFailedError,
+    WosPlanTimeoutError,
     describeErrorObjects,
     type WosErrorKind,
     type WosErrorInit,
+    type WosPlanFailedErrorInit,
+    type WosPlanTimeoutErrorInit,
 } from "./errors";
 export { mayRepeat, retryDelay, type RetryInfo, type RetryReason, type RetryDelaySource } from "./retry";
 export {
@@ -50,6 +54,27 @@ export {
     type VariableListOptions,
 } from "./variables";
 export { Workspaces, workspaceUpdateOptionsSchema, type WorkspaceUpdateOptions } from "./workspaces";
+export {
+    NoCodeModules,
+    noCodeModuleCreateOptionsSchema,
+    noCodeModuleUpdateOptionsSchema,
+    noCodeModuleReadOptionsSchema,
+    noCodeWorkspaceCreateOptionsSchema,
+    noCodeWorkspaceVarListSchema,
+    noCodeUpgradeOptionsSchema,
+    waitForPlanOptionsSchema,
+    planPollDelay,
+    DEFAULT_PLAN_POLL_INITIAL_DELAY_MS,
+    DEFAULT_PLAN_POLL_MAX_DELAY_MS,
+    type NoCodeModuleCreateOptions,
+    type NoCodeModuleUpdateOptions,
+    type NoCodeModuleReadOptions,
+    type NoCodeWorkspaceCreateOptions,
+    type NoCodeUpgradeOptions,
+    type WaitForPlanOptions,
+    type NoCodeUpgrade,
+} from "./noCodeModules";
+export { RegistryModules, type RegistryModule } from "./registryModules";
 export type {
     Project,
     TagBinding,
@@ -60,4 +85,8 @@ export type {
     ExecutionMode,
     Pagination,
     ErrorObject,
+    NoCodeModule,
+    VariableOptions,
+    NoCodeWorkspaceVar,
+    WorkspaceUpgrade,
 } from "./model";

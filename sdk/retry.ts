@@ -55,11 +55,17 @@ export interface RetryPolicy {
 const BACKOFF_BASE_MS = 250;
 
 /**
- * POST endpoints whose repeat cannot duplicate work. Moving workspaces into a project is a "set": doing it
- * twice leaves them where once did. Every other POST creates something, so a repeat after a lost answer
- * would create it twice.
+ * POST endpoints whose repeat cannot duplicate work. Every other POST creates something (a project, a
+ * workspace, an upgrade run), so a repeat after a lost answer would create it twice.
  */
-const REPEATABLE_POST_PATHS: readonly RegExp[] = [/^\/projects\/[^/]+\/relationships\/workspaces$/];
+const REPEATABLE_POST_PATHS: readonly RegExp[] = [
+    // Moving workspaces into a project is a "set": doing it twice leaves them where once did.
+    /^\/projects\/[^/]+\/relationships\/workspaces$/,
+    // Confirming an upgrade run applies that one run: a repeat cannot apply anything twice, because an
+    // applied run refuses a second confirm with a 409 (`NoCodeModules.confirmUpgrade` reads the run to tell
+    // "the lost first attempt applied it" from a real conflict).
+    /^\/no-code-modules\/[^/]+\/workspaces\/[^/]+\/upgrade\/[^/]+$/,
+];
 
 /**
  * The one place that says which requests may be sent again after a 5xx or a connection failure.

@@ -66,6 +66,12 @@ export interface RequestSpec<S extends z.ZodType | undefined> {
      * not a 429) answers 404, the earlier attempt did the work, so the delete succeeded.
      */
     notFoundAfterRetryIsSuccess?: boolean;
+    /**
+     * For a repeatable POST that a second time answers 409 (a confirm): when a repeat after an attempt whose
+     * outcome is unknown answers 409, asks whether the earlier attempt did the work; `true` makes the
+     * request succeed, `false` throws the 409. Not asked for a 409 of a first attempt or after a 429.
+     */
+    conflictAfterRetryIsSuccess?: () => Promise<boolean>;
 }
 
 /** Sends requests for {@link WosClient} and its resource classes. One per client. */
@@ -126,6 +132,15 @@ export class Transport {
                 error instanceof AxiosError &&
                 error.response?.status === 404 &&
                 outcomeWasUnknown(error.config)
+            ) {
+                return undefined;
+            }
+            if (
+                spec.conflictAfterRetryIsSuccess &&
+                error instanceof AxiosError &&
+                error.response?.status === 409 &&
+                outcomeWasUnknown(error.config) &&
+                (await spec.conflictAfterRetryIsSuccess())
             ) {
                 return undefined;
             }

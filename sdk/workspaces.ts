@@ -1,6 +1,6 @@
 /**
- * Workspaces: the `GET`, `PATCH` and `DELETE /workspaces/:id` endpoints the hosted service offers beside
- * `api.md`, and a workspace's effective tags.
+ * Workspaces: the `GET`, `PATCH` and `DELETE /workspaces/:id` endpoints and the show-by-name the hosted
+ * service offers beside `api.md`, and a workspace's effective tags.
  *
  * @module
  */
@@ -67,6 +67,22 @@ export class Workspaces {
         const document = await this.#transport.request({
             method: "GET",
             path: `/workspaces/${segment(workspaceId)}`,
+            schema: singleDocumentSchema(workspaceSchema()),
+        });
+        return document.data;
+    }
+
+    /**
+     * Shows a workspace by its organization and name (how a create whose answer was lost is found again):
+     * `GET /organizations/:organization/workspaces/:name`.
+     */
+    async readByName(organization: string, name: string): Promise<Workspace> {
+        const endpoint = "/organizations/:organization/workspaces/:name";
+        requireId(organization, "organization", "GET", endpoint);
+        requireId(name, "name", "GET", endpoint);
+        const document = await this.#transport.request({
+            method: "GET",
+            path: `/organizations/${segment(organization)}/workspaces/${segment(name)}`,
             schema: singleDocumentSchema(workspaceSchema()),
         });
         return document.data;

@@ -23,6 +23,19 @@ describe("mayRepeat: which requests may be sent again after a 5xx or a connectio
         },
     );
 
+    it("repeats the confirm of an upgrade, which applies one run at most once (a second confirm is a 409)", () => {
+        expect(mayRepeat("POST", "/no-code-modules/nocode-1/workspaces/ws-1/upgrade/run-1")).toBe(true);
+    });
+
+    it.each([
+        "/organizations/acme/no-code-modules",
+        "/no-code-modules/nocode-1/workspaces",
+        "/no-code-modules/nocode-1/workspaces/ws-1/upgrade",
+        "/no-code-modules/nocode-1/workspaces/ws-1/upgrade/run-1/extra",
+    ])("never repeats the no-code POST %s, which creates", (path) => {
+        expect(mayRepeat("POST", path)).toBe(false);
+    });
+
     it("ignores the query string when matching paths", () => {
         expect(mayRepeat("POST", "/projects/prj-1/relationships/workspaces?x=1")).toBe(true);
     });
@@ -42,6 +55,13 @@ describe("retryReason: the whole decision for one failed attempt", () => {
     it("retries a 503 on GET but not on POST create", () => {
         expect(retryReason(failure("get", "/projects/prj-1", 503))).toBe("server_error");
         expect(retryReason(failure("post", "/organizations/acme/projects", 503))).toBeUndefined();
+    });
+
+    it("retries a 503 and a reset of an upgrade confirm, but not of the initiate", () => {
+        expect(retryReason(failure("post", "/no-code-modules/nocode-1/workspaces/ws-1/upgrade/run-1", 503))).toBe("server_error");
+        expect(retryReason(failure("post", "/no-code-modules/nocode-1/workspaces/ws-1/upgrade/run-1", undefined, "ECONNRESET"))).toBe("connection_failed");
+        expect(retryReason(failure("post", "/no-code-modules/nocode-1/workspaces/ws-1/upgrade", 503))).toBeUndefined();
+        expect(retryReason(failure("post", "/no-code-modules/nocode-1/workspaces/ws-1/upgrade", 429))).toBe("rate_limited");
     });
 
     it("retries a reset, a refused connection and a timeout on PATCH but not on POST /vars", () => {

@@ -1,0 +1,514 @@
+/**
+ * No-code provisioning (`api.md`, No-code provisioning): no-code modules and their variable options,
+ * workspaces created from a no-code module, and workspace upgrades (initiate a plan, wait for it, confirm it).
+ *
+ * @module
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { z } from "zod";
+import {
+    booleanRule,
+    executionModeRule,
+    moduleVariableNameRule,
+    moduleVariableTypeRule,
+    moduleVersionRule,
+    noCodeModuleDocumentSchema,
+    singleDocumentSchema,
+    UPGRADE_IN_PROGRESS_STATUSES,
+    variableCategoryRule,
+    variableDescriptionRule,
+    variableKeyRule,
+    variableOptionSetProblems,
+    variableOptionValueRule,
+    variableValueRule,
+    workspaceDescriptionRule,
+    workspaceNameRule,
+    workspaceSchema,
+    workspaceSourceNameRule,
+    workspaceSourceUrlRule,
+    workspaceUpgradeSchema,
+    workspaceVarListProblems,
+    type NoCodeModule,
+    type NoCodeWorkspaceVar,
+    type Workspace,
+    type WorkspaceUpgrade,
+} from "./model";
+import { segment, wireAttributes, type Transport } from "./transport";
+import { requireId, WosPlanFailedError, WosPlanTimeoutError } from "./errors";
+
+export type { NoCodeModule, NoCodeWorkspaceVar, VariableOptions, WorkspaceUpgrade } from "./model";
+
+/** An id argument inside options: a non-empty string (an empty one would address another resource). */
+function idOptionRule(what: string) {
+    return z.string({ error: `must be ${what}` }).refine((id) => id.trim() !== "", { error: `must be ${what}` });
+}
+
+/** One variable-options set: the variable's name and declared type, and the values allowed for it. */
+function variableOptionsSetSchema() {
+    return z.object({
+        /** A variable of the pinned module version. */
+        variableName: moduleVariableNameRule(),
+        /** The variable's type as the module declares it (`string`, `number`, `map(string)`...). */
+        variableType: moduleVariableTypeRule(),
+        /** Allowed values; numbers and booleans are sent as their text, as the service keeps them. */
+        options: z.array(variableOptionValueRule(), { error: "must be a list of values" }),
+    });
+}
+
+/** A list of variable-options sets (each by `set`), at most one per variable. */
+function variableOptionsListSchema<T extends z.ZodType<{ variableName: string }>>(set: T) {
+    return z.array(set, { error: "must be a list of variable options" }).superRefine((sets, context) => {
+        // Element issues do not stop a refinement: judge the list only once every set has a name.
+        if (!sets.every((item) => typeof item?.variableName === "string")) return;
+        for (const problem of variableOptionSetProblems(sets)) {
+            context.addIssue({ code: "custom", message: problem.message, path: [problem.index, "variableName"] });
+        }
+    });
+}
+
+/** What {@link NoCodeModules.create} takes: the rules of `sdk/model`, checked before the request. */
+export function noCodeModuleCreateOptionsSchema() {
+    return z.object({
+        /** The registry module to enable (`mod-...`), no-code ready, in the organization's private registry. */
+        registryModuleId: idOptionRule("a registry module id"),
+        /** `MAJOR.MINOR.PATCH` of an existing version; default the module's highest version. */
+        versionPin: moduleVersionRule().optional(),
+        /** Whether workspaces may be created from the module; default false. */
+        enabled: booleanRule().optional(),
+        /** Allowed values per variable of the pinned version, at most one set per variable. */
+        variableOptions: variableOptionsListSchema(variableOptionsSetSchema()).optional(),
+    });
+}
+
+/** Options of {@link NoCodeModules.create}, inferred from {@link noCodeModuleCreateOptionsSchema}. */
+export type NoCodeModuleCreateOptions = z.input<ReturnType<typeof noCodeModuleCreateOptionsSchema>>;
+
+/** What {@link NoCodeModules.update} takes. Omitted fields stay as they are. */
+export function noCodeModuleUpdateOptionsSchema() {
+    return z.object({
+        /** Another registry module; without {@link NoCodeModuleUpdateOptions.versionPin} the pin becomes its highest version. */
+        registryModuleId: idOptionRule("a registry module id").optional(),
+        versionPin: moduleVersionRule().optional(),
+        enabled: booleanRule().optional(),
+        /**
+         * The whole desired list of sets: an item with the `id` of an existing set replaces that set, an item
+         * without one adds a set, a set left out is removed (`[]` removes them all).
+         */
+        variableOptions: variableOptionsListSchema(
+            variableOptionsSetSchema().extend({
+                /** `ncvaropt-...` of the set this item replaces. */
+                id: idOptionRule("a variable-options id").optional(),
+            }),
+        ).optional(),
+    });
+}
+
+/** Options of {@link NoCodeModules.update}, inferred from {@link noCodeModuleUpdateOptionsSchema}. */
+export type NoCodeModuleUpdateOptions = z.input<ReturnType<typeof noCodeModuleUpdateOptionsSchema>>;
+
+/** What {@link NoCodeModules.read} takes. */
+export function noCodeModuleReadOptionsSchema() {
+    return z.object({
+        /** Related resources to include: `variable-options` fills {@link NoCodeModule.variableOptions}. */
+        include: z.array(z.enum(["variable-options"], { error: "must be 'variable-options'" })).optional(),
+    });
+}
+
+/** Options of {@link NoCodeModules.read}, inferred from {@link noCodeModuleReadOptionsSchema}. */
+export type NoCodeModuleReadOptions = z.input<ReturnType<typeof noCodeModuleReadOptionsSchema>>;
+
+/** Vars of a no-code workspace create or upgrade: each var by the variable rules, a key once per category. */
+export function noCodeWorkspaceVarListSchema() {
+    const variable = z.object({
+        /** For `infra`, a variable of the module's pinned version. */
+        key: variableKeyRule(),
+        /** Default `""`; one of the options when the module has a set for this variable. */
+        value: variableValueRule().optional(),
+        /** `infra` (a module variable) or `env`. */
+        category: variableCategoryRule(),
+        description: variableDescriptionRule().optional(),
+        hcl: booleanRule().optional(),
+        /** Write-only once written. */
+        sensitive: booleanRule().optional(),
+    });
+    return z.array(variable, { error: "must be a list of vars" }).superRefine((vars, context) => {
+        if (!vars.every((item) => typeof item?.key === "string" && typeof item?.category === "string")) return;
+        for (const problem of workspaceVarListProblems(vars)) {
+            context.addIssue({ code: "custom", message: problem.message, path: [problem.index, "key"] });
+        }
+    }) satisfies z.ZodType<NoCodeWorkspaceVar[]>;
+}
+
+/** What {@link NoCodeModules.createWorkspace} takes: the rules of `sdk/model`, checked before the request. */
+export function noCodeWorkspaceCreateOptionsSchema() {
+    return z
+        .object({
+            /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
+            name: workspaceNameRule(),
+            /** The project to create it in (`prj-...`); the caller must be allowed to create workspaces there. */
+            projectId: idOptionRule("a project id"),
+            /** At most 256 characters. */
+            description: workspaceDescriptionRule().optional(),
+            /** Apply automatically after a successful plan; default false. */
+            autoApply: booleanRule().optional(),
+            /** Default `remote`; `agent` needs {@link NoCodeWorkspaceCreateOptions.agentPoolId}. */
+            executionMode: executionModeRule().optional(),
+            /** Only with `executionMode: "agent"`. */
+            agentPoolId: idOptionRule("an agent pool id").optional(),
+            /** The application shown as having created the workspace. */
+            sourceName: workspaceSourceNameRule().optional(),
+            /** A URL of that application. */
+            sourceUrl: workspaceSourceUrlRule().optional(),
+            /** The workspace's vars; every required variable of the pinned version as an `infra` var. */
+            vars: noCodeWorkspaceVarListSchema().optional(),
+        })
+        .superRefine((options, context) => {
+            // The execution rule of `api.md`: a pool exactly when the mode is `agent` (the default is `remote`).
+            const mode = options.executionMode ?? "remote";
+            if (mode === "agent" && options.agentPoolId === undefined) {
+                context.addIssue({ code: "custom", message: "is required when executionMode is 'agent'", path: ["agentPoolId"] });
+            }
+            if (mode === "remote" && options.agentPoolId !== undefined) {
+                context.addIssue({ code: "custom", message: "must not be given when executionMode is 'remote'", path: ["agentPoolId"] });
+            }
+        });
+}
+
+/** Options of {@link NoCodeModules.createWorkspace}, inferred from {@link noCodeWorkspaceCreateOptionsSchema}. */
+export type NoCodeWorkspaceCreateOptions = z.input<ReturnType<typeof noCodeWorkspaceCreateOptionsSchema>>;
+
+/** What {@link NoCodeModules.initiateUpgrade} takes. */
+export function noCodeUpgradeOptionsSchema() {
+    return z.object({
+        /** Upserts by key and category; vars left out stay as they are. None: only the module version moves. */
+        vars: noCodeWorkspaceVarListSchema().optional(),
+    });
+}
+
+/** Options of {@link NoCodeModules.initiateUpgrade}, inferred from {@link noCodeUpgradeOptionsSchema}. */
+export type NoCodeUpgradeOptions = z.input<ReturnType<typeof noCodeUpgradeOptionsSchema>>;
+
+/** What {@link NoCodeModules.waitForPlan} takes. */
+export function waitForPlanOptionsSchema() {
+    const delay = z.number({ error: "must be a whole number of milliseconds" }).int({ error: "must be a whole number of milliseconds" }).min(1, {
+        error: "must be at least 1 millisecond",
+    });
+    return z.object({
+        /** When to give up, in epoch milliseconds (`Date.now() + ...`). */
+        deadline: z.number({ error: "must be a time in epoch milliseconds" }).refine(Number.isFinite, {
+            error: "must be a time in epoch milliseconds",
+        }),
+        /** Called with the upgrade each time its status changes, the first status seen included. */
+        onStatus: z
+            .custom<(upgrade: WorkspaceUpgrade) => void>((value) => typeof value === "function", { error: "must be a function" })
+            .optional(),
+        /** Wait before the first poll; default 1000. */
+        initialDelayMs: delay.optional(),
+        /** Upper bound of any wait between polls; default 10000. */
+        maxDelayMs: delay.optional(),
+    });
+}
+
+/** Options of {@link NoCodeModules.waitForPlan}, inferred from {@link waitForPlanOptionsSchema}. */
+export type WaitForPlanOptions = z.input<ReturnType<typeof waitForPlanOptionsSchema>>;
+
+/** An upgrade as {@link NoCodeModules.initiateUpgrade} and {@link NoCodeModules.readUpgrade} answer it: with the module it belongs to. */
+export type NoCodeUpgrade = WorkspaceUpgrade & { noCodeModuleId: string };
+
+/** Default first wait of {@link NoCodeModules.waitForPlan}, in milliseconds. */
+export const DEFAULT_PLAN_POLL_INITIAL_DELAY_MS = 1000;
+/** Default longest wait of {@link NoCodeModules.waitForPlan}, in milliseconds. */
+export const DEFAULT_PLAN_POLL_MAX_DELAY_MS = 10_000;
+/** Growth of the wait per poll. */
+const PLAN_POLL_GROWTH = 1.5;
+
+/**
+ * The wait before poll number `poll` (1-based) of {@link NoCodeModules.waitForPlan}: `initialDelayMs`, growing
+ * x1.5 per poll, never more than `maxDelayMs` (1000, 1500, 2250, ... 10000 with the defaults).
+ */
+export function planPollDelay(
+    poll: number,
+    initialDelayMs = DEFAULT_PLAN_POLL_INITIAL_DELAY_MS,
+    maxDelayMs = DEFAULT_PLAN_POLL_MAX_DELAY_MS,
+): number {
+    return Math.min(Math.round(initialDelayMs * PLAN_POLL_GROWTH ** Math.max(0, poll - 1)), maxDelayMs);
+}
+
+/** Statuses of a finished plan: `waitForPlan` returns on these. `planned_and_finished` needs no confirm. */
+const PLAN_FINISHED_STATUSES: ReadonlySet<string> = new Set(["planned", "cost_estimated", "planned_and_finished"]);
+const PLAN_IN_PROGRESS_STATUSES: ReadonlySet<string> = new Set(UPGRADE_IN_PROGRESS_STATUSES);
+
+// Built once: the module is loaded once per process, and a schema is immutable.
+const CREATE_OPTIONS = noCodeModuleCreateOptionsSchema();
+const UPDATE_OPTIONS = noCodeModuleUpdateOptionsSchema();
+const READ_OPTIONS = noCodeModuleReadOptionsSchema();
+const WORKSPACE_OPTIONS = noCodeWorkspaceCreateOptionsSchema();
+const UPGRADE_OPTIONS = noCodeUpgradeOptionsSchema();
+const WAIT_OPTIONS = waitForPlanOptionsSchema();
+const MODULE_DOCUMENT = noCodeModuleDocumentSchema();
+const WORKSPACE_DOCUMENT = singleDocumentSchema(workspaceSchema());
+const UPGRADE_DOCUMENT = singleDocumentSchema(workspaceUpgradeSchema());
+
+/** Wire names of the no-code module attributes an option sets. */
+const MODULE_ATTRIBUTES = { versionPin: "version-pin", enabled: "enabled" } as const;
+
+/** Wire names of the workspace attributes a no-code workspace create sets (`auto_apply` as `api.md` spells it). */
+const WORKSPACE_ATTRIBUTES = {
+    name: "name",
+    description: "description",
+    autoApply: "auto_apply",
+    executionMode: "execution-mode",
+    agentPoolId: "agent-pool-id",
+    sourceName: "source-name",
+    sourceUrl: "source-url",
+} as const;
+
+/** The var attributes, which have the same names in options and on the wire. */
+const VAR_ATTRIBUTES = { key: "key", value: "value", description: "description", category: "category", hcl: "hcl", sensitive: "sensitive" } as const;
+
+/** `include` values of {@link NoCodeModuleReadOptions} by their wire names (`api.md` spells it `variable_options`). */
+const INCLUDE_WIRE_NAMES = { "variable-options": "variable_options" } as const;
+
+/** The no-code module endpoints. Reach it as {@link WosClient.noCodeModules}. */
+export class NoCodeModules {
+    readonly #transport: Transport;
+
+    /** @internal Built by {@link WosClient}. */
+    constructor(transport: Transport) {
+        this.#transport = transport;
+    }
+
+    /** Enables no-code provisioning for a registry module: `POST /organizations/:organization/no-code-modules`. */
+    async create(organization: string, options: NoCodeModuleCreateOptions): Promise<NoCodeModule> {
+        const endpoint = "/organizations/:organization/no-code-modules";
+        requireId(organization, "organization", "POST", endpoint);
+        const valid = this.#transport.validate(CREATE_OPTIONS, options, "POST", endpoint);
+        return this.#transport.request({
+            method: "POST",
+            path: `/organizations/${segment(organization)}/no-code-modules`,
+            body: { data: noCodeModuleData(valid) },
+            schema: MODULE_DOCUMENT,
+        });
+    }
+
+    /** Shows a no-code module, with its variable options when `include` asks: `GET /no-code-modules/:id`. */
+    async read(noCodeModuleId: string, options: NoCodeModuleReadOptions = {}): Promise<NoCodeModule> {
+        const endpoint = "/no-code-modules/:id";
+        requireId(noCodeModuleId, "noCodeModuleId", "GET", endpoint);
+        const valid = this.#transport.validate(READ_OPTIONS, options, "GET", endpoint);
+        const include = [...new Set(valid.include ?? [])].map((name) => INCLUDE_WIRE_NAMES[name]);
+        return this.#transport.request({
+            method: "GET",
+            path: `/no-code-modules/${segment(noCodeModuleId)}`,
+            query: { include: include.length ? include : undefined },
+            schema: MODULE_DOCUMENT,
+        });
+    }
+
+    /**
+     * Updates a no-code module; `variableOptions`, when given, is the whole desired list of sets:
+     * `PATCH /no-code-modules/:id`.
+     */
+    async update(noCodeModuleId: string, options: NoCodeModuleUpdateOptions): Promise<NoCodeModule> {
+        const endpoint = "/no-code-modules/:id";
+        requireId(noCodeModuleId, "noCodeModuleId", "PATCH", endpoint);
+        const valid = this.#transport.validate(UPDATE_OPTIONS, options, "PATCH", endpoint);
+        return this.#transport.request({
+            method: "PATCH",
+            path: `/no-code-modules/${segment(noCodeModuleId)}`,
+            body: { data: { id: noCodeModuleId, ...noCodeModuleData(valid) } },
+            schema: MODULE_DOCUMENT,
+        });
+    }
+
+    /** Turns no-code provisioning off for the module; its workspaces stay: `DELETE /no-code-modules/:id`. */
+    async delete(noCodeModuleId: string): Promise<void> {
+        requireId(noCodeModuleId, "noCodeModuleId", "DELETE", "/no-code-modules/:id");
+        await this.#transport.request({
+            method: "DELETE",
+            path: `/no-code-modules/${segment(noCodeModuleId)}`,
+            schema: undefined,
+            notFoundAfterRetryIsSuccess: true,
+        });
+    }
+
+    /**
+     * Creates a workspace from a no-code module (never repeated after a lost answer: look for it by name):
+     * `POST /no-code-modules/:id/workspaces`.
+     */
+    async createWorkspace(noCodeModuleId: string, options: NoCodeWorkspaceCreateOptions): Promise<Workspace> {
+        const endpoint = "/no-code-modules/:id/workspaces";
+        requireId(noCodeModuleId, "noCodeModuleId", "POST", endpoint);
+        const valid = this.#transport.validate(WORKSPACE_OPTIONS, options, "POST", endpoint);
+        const relationships: Record<string, unknown> = { project: { data: { type: "project", id: valid.projectId } } };
+        if (valid.vars !== undefined) relationships.vars = { data: varItems(valid.vars) };
+        const document = await this.#transport.request({
+            method: "POST",
+            path: `/no-code-modules/${segment(noCodeModuleId)}/workspaces`,
+            body: { data: { type: "workspaces", attributes: wireAttributes(valid, WORKSPACE_ATTRIBUTES), relationships } },
+            schema: WORKSPACE_DOCUMENT,
+        });
+        return document.data;
+    }
+
+    /**
+     * Starts an upgrade plan of a workspace made from the module, to the module's current version and with
+     * the vars given: `POST /no-code-modules/:id/workspaces/:workspace_id/upgrade`.
+     */
+    async initiateUpgrade(noCodeModuleId: string, workspaceId: string, options: NoCodeUpgradeOptions = {}): Promise<NoCodeUpgrade> {
+        const endpoint = "/no-code-modules/:id/workspaces/:workspace_id/upgrade";
+        requireId(noCodeModuleId, "noCodeModuleId", "POST", endpoint);
+        requireId(workspaceId, "workspaceId", "POST", endpoint);
+        const valid = this.#transport.validate(UPGRADE_OPTIONS, options, "POST", endpoint);
+        const data: Record<string, unknown> = { type: "workspaces" };
+        if (valid.vars !== undefined) data.relationships = { vars: { data: varItems(valid.vars) } };
+        const document = await this.#transport.request({
+            method: "POST",
+            path: upgradePath(noCodeModuleId, workspaceId),
+            body: { data },
+            schema: UPGRADE_DOCUMENT,
+        });
+        return withModule(document.data, noCodeModuleId, workspaceId);
+    }
+
+    /** Reads an upgrade's status and plan URL: `GET /no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id`. */
+    async readUpgrade(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<NoCodeUpgrade> {
+        const endpoint = "/no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id";
+        requireId(noCodeModuleId, "noCodeModuleId", "GET", endpoint);
+        requireId(workspaceId, "workspaceId", "GET", endpoint);
+        requireId(upgradeId, "upgradeId", "GET", endpoint);
+        const document = await this.#transport.request({
+            method: "GET",
+            path: `${upgradePath(noCodeModuleId, workspaceId)}/${segment(upgradeId)}`,
+            schema: UPGRADE_DOCUMENT,
+        });
+        return withModule(document.data, noCodeModuleId, workspaceId);
+    }
+
+    /**
+     * Confirms a finished plan, which applies its vars and module version:
+     * `POST /no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id`.
+     *
+     * Repeated after a 5xx or a dropped connection (the answer may be lost after the work was done). The
+     * service refuses a second confirm with a 409, so a 409 after such a repeat is resolved by reading the
+     * run: `applied` means the first attempt applied it (success); anything else throws the 409.
+     */
+    async confirmUpgrade(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<void> {
+        const endpoint = "/no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id";
+        requireId(noCodeModuleId, "noCodeModuleId", "POST", endpoint);
+        requireId(workspaceId, "workspaceId", "POST", endpoint);
+        requireId(upgradeId, "upgradeId", "POST", endpoint);
+        await this.#transport.request({
+            method: "POST",
+            path: `${upgradePath(noCodeModuleId, workspaceId)}/${segment(upgradeId)}`,
+            // The answer is only a message ("Workspace update completed"): nothing to parse.
+            schema: undefined,
+            conflictAfterRetryIsSuccess: async () => (await this.readUpgrade(noCodeModuleId, workspaceId, upgradeId)).status === "applied",
+        });
+    }
+
+    /**
+     * Polls an upgrade ({@link NoCodeModules.readUpgrade}) until its plan ends, waiting
+     * {@link WaitForPlanOptions.initialDelayMs} first and x1.5 longer each poll up to
+     * {@link WaitForPlanOptions.maxDelayMs}, never past the deadline. Calls `onStatus` on each status change.
+     *
+     * Resolves with the upgrade in `planned`, `cost_estimated` (confirm it) or `planned_and_finished`
+     * (nothing to apply). A `planned` plan is returned at once even where `cost_estimated` follows: a confirm
+     * is valid in both. Throws {@link WosPlanFailedError} on any other end (`errored`, `discarded`, ...),
+     * {@link WosPlanTimeoutError} when the deadline passes first; a read that fails after the transport's
+     * retries throws its {@link WosError}.
+     */
+    async waitForPlan(
+        upgrade: { noCodeModuleId: string; workspaceId: string; id: string; status?: string; planUrl?: string },
+        options: WaitForPlanOptions,
+    ): Promise<NoCodeUpgrade> {
+        const endpoint = "/no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id";
+        requireId(upgrade?.noCodeModuleId, "upgrade.noCodeModuleId", "GET", endpoint);
+        requireId(upgrade.workspaceId, "upgrade.workspaceId", "GET", endpoint);
+        requireId(upgrade.id, "upgrade.id", "GET", endpoint);
+        const valid = this.#transport.validate(WAIT_OPTIONS, options, "GET", endpoint);
+        const initialDelayMs = valid.initialDelayMs ?? DEFAULT_PLAN_POLL_INITIAL_DELAY_MS;
+        const maxDelayMs = valid.maxDelayMs ?? DEFAULT_PLAN_POLL_MAX_DELAY_MS;
+        const started = Date.now();
+        let lastStatus: string | undefined;
+        const observe = (seen: NoCodeUpgrade): NoCodeUpgrade => {
+            if (seen.status === lastStatus) return seen;
+            lastStatus = seen.status;
+            // A throwing callback (a logger) must not turn a plan into a failure.
+            try {
+                valid.onStatus?.(seen);
+            } catch {
+                /* ignored on purpose */
+            }
+            return seen;
+        };
+        const read = async () => observe(await this.readUpgrade(upgrade.noCodeModuleId, upgrade.workspaceId, upgrade.id));
+        // The answer of the initiate is the first status seen: a read right after it would only repeat it.
+        let current =
+            upgrade.status !== undefined && PLAN_IN_PROGRESS_STATUSES.has(upgrade.status)
+                ? observe({
+                      id: upgrade.id,
+                      status: upgrade.status,
+                      planUrl: upgrade.planUrl ?? "",
+                      workspaceId: upgrade.workspaceId,
+                      noCodeModuleId: upgrade.noCodeModuleId,
+                  })
+                : await read();
+        for (let poll = 1; ; poll++) {
+            if (PLAN_FINISHED_STATUSES.has(current.status)) return current;
+            if (!PLAN_IN_PROGRESS_STATUSES.has(current.status)) {
+                throw new WosPlanFailedError({ status: current.status, planUrl: current.planUrl, upgradeId: current.id });
+            }
+            const remaining = valid.deadline - Date.now();
+            if (remaining <= 0) {
+                throw new WosPlanTimeoutError({
+                    waitedMs: Date.now() - started,
+                    lastStatus: current.status,
+                    planUrl: current.planUrl,
+                    upgradeId: current.id,
+                });
+            }
+            // Cut at the deadline, then read once more: the plan may have finished in the meantime.
+            await sleep(Math.min(planPollDelay(poll, initialDelayMs, maxDelayMs), remaining));
+            current = await read();
+        }
+    }
+}
+
+/** `/no-code-modules/:id/workspaces/:workspace_id/upgrade` with both segments encoded. */
+function upgradePath(noCodeModuleId: string, workspaceId: string): string {
+    return `/no-code-modules/${segment(noCodeModuleId)}/workspaces/${segment(workspaceId)}/upgrade`;
+}
+
+/** The upgrade with its module, and its workspace when the answer did not name it. */
+function withModule(upgrade: WorkspaceUpgrade, noCodeModuleId: string, workspaceId: string): NoCodeUpgrade {
+    return { ...upgrade, workspaceId: upgrade.workspaceId || workspaceId, noCodeModuleId };
+}
+
+/**
+ * `data` of a no-code module create or update: the attributes given, the module relationship typed
+ * `registry-module` as `api.md` writes it, and the variable-options sets when given.
+ */
+function noCodeModuleData(options: z.output<typeof UPDATE_OPTIONS>) {
+    const data: Record<string, unknown> = { type: "no-code-modules", attributes: wireAttributes(options, MODULE_ATTRIBUTES) };
+    const relationships: Record<string, unknown> = {};
+    if (options.registryModuleId !== undefined) {
+        relationships["registry-module"] = { data: { type: "registry-module", id: options.registryModuleId } };
+    }
+    if (options.variableOptions !== undefined) {
+        relationships["variable-options"] = {
+            data: options.variableOptions.map((set) => ({
+                type: "variable-options",
+                // With an id the item replaces that set; without one it adds a set.
+                ...(set.id !== undefined ? { id: set.id } : {}),
+                attributes: { "variable-name": set.variableName, "variable-type": set.variableType, options: set.options },
+            })),
+        };
+    }
+    if (Object.keys(relationships).length > 0) data.relationships = relationships;
+    return data;
+}
+
+function varItems(vars: readonly NoCodeWorkspaceVar[]) {
+    return vars.map((variable) => ({ type: "vars", attributes: wireAttributes(variable, VAR_ATTRIBUTES) }));
+}
