@@ -268,7 +268,9 @@ function upgradeOf(db: Db, workspace: WorkspaceRow, moduleId: string, runId: str
  * The var rules of a create or an upgrade, judged against the module's pinned version: a key once per
  * category; each `infra` key a variable of that version; every required variable given as an `infra` var
  * (by the body, or by `existing` vars of the workspace for an upgrade); a value of a variable that has a
- * non-empty options set one of its options. A sensitive value never appears in a detail.
+ * non-empty options set one of its options; a sensitive var made plain only with a new value (the stored one
+ * would become readable). Each var is judged as it would be written (attributes left out keep the stored
+ * ones). A sensitive value never appears in a detail.
  */
 function varProblems(db: Db, module: NoCodeModuleRow, items: VarItems, existing: readonly VariableRow[]): Problem[] {
     const variables = moduleVariablesOf(db, module.registry_module_id, module.version_pin);
@@ -279,7 +281,13 @@ function varProblems(db: Db, module: NoCodeModuleRow, items: VarItems, existing:
         detail: capitalized(problem.message),
     }));
     items.forEach((item, index) => {
-        const { key, category, sensitive } = item.attributes;
+        const stored = existing.find((variable) => sameVariable(variable, item.attributes));
+        // An attribute left out keeps the stored one (see varValues): the rules judge what would be written.
+        const { key, category, value, sensitive } = varValues(item, stored);
+        if (stored?.sensitive === 1 && !sensitive && item.attributes.value == null) {
+            // The stored value would become readable: making a var plain needs a new value.
+            problems.push({ path: at(index, "value"), detail: `Value of '${abbreviated(key)}' must be given to make the sensitive var plain` });
+        }
         if (category !== "infra") return;
         if (!variables.some((variable) => variable.name === key)) {
             problems.push({
@@ -289,7 +297,6 @@ function varProblems(db: Db, module: NoCodeModuleRow, items: VarItems, existing:
             return;
         }
         const options = sets.get(key);
-        const value = item.attributes.value ?? "";
         // An empty set (go-tfe leaves `options` out when empty) restricts nothing.
         if (options && options.length > 0 && !options.includes(value)) {
             const allowed = options.map((option) => `'${option}'`).join(", ");
@@ -315,7 +322,6 @@ function varProblems(db: Db, module: NoCodeModuleRow, items: VarItems, existing:
     return problems;
 }
 
-/** What a var item of a create or an upgrade writes; defaults of `api.md` (value `""`, hcl and sensitive false). */
 /**
  * The values a var item writes. For a var the workspace already has (`existing`, same key and category), an
  * attribute left out keeps its value, as `PATCH /vars` does: pytfe leaves out every attribute it was not

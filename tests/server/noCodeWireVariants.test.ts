@@ -19,11 +19,14 @@ import {
     BUCKET_VARS,
     JSON_API,
     createNoCodeModule,
+    expectNoCodeUnchanged,
     expectStatus,
+    expectValidation,
     http,
     initiateUpgrade,
     moduleWithWorkspace,
     noCodeModuleDocument,
+    noCodeSnapshot,
     noCodePaths,
     noCodeWorkspaceDocument,
     pollRun,
@@ -310,5 +313,132 @@ describe("confirm bodies", () => {
         expect(await runStatus(server, moduleId, workspace.id, run.id)).toBe("applied");
         const size = (await workspaceVars(server, workspace.id)).find((variable) => variable.attributes.key === "size");
         expect(size.attributes.value).toBe("7");
+    });
+});
+
+describe("what go-tfe's encoder and pytfe's types send", () => {
+    test("a set named by id alone (go-tfe writes a known set as { id, type }) is kept as it is; a set left out is removed", async () => {
+        const module = await createNoCodeModule(server, {
+            registryModuleId: started.registryModule("bucket"),
+            variableOptions: [
+                { variableName: "region", variableType: "string", options: ["eu-west-1", "us-east-1"] },
+                { variableName: "size", variableType: "number", options: ["1", "2"] },
+            ],
+        });
+        const { sets: before } = await readNoCodeModule(server, module.id);
+        const region = before.find((set) => set.attributes["variable-name"] === "region");
+        const response = await owners.patch(noCodePaths.module(module.id), {
+            data: { type: "no-code-modules", relationships: { "variable-options": { data: [{ id: region.id, type: "variable-options" }] } } },
+        });
+        expectStatus(response, 200);
+        const { sets: after } = await readNoCodeModule(server, module.id);
+        expect(after.map((set) => set.id)).toEqual([region.id]);
+        expect(setContents(after)).toEqual([{ name: "region", type: "string", options: ["eu-west-1", "us-east-1"] }]);
+    });
+
+    test("a set with neither id nor attributes: 422 at its attributes, nothing written", async () => {
+        const module = await createNoCodeModule(server, {
+            registryModuleId: started.registryModule("bucket"),
+            variableOptions: [{ variableName: "region", variableType: "string", options: ["eu-west-1"] }],
+        });
+        const known = { modules: [module.id] };
+        const before = await noCodeSnapshot(server, known);
+        const response = await owners.patch(noCodePaths.module(module.id), {
+            data: { type: "no-code-modules", relationships: { "variable-options": { data: [{ type: "variable-options" }] } } },
+        });
+        expectValidation(response, "/data/relationships/variable-options/data/0/attributes");
+        await expectNoCodeUnchanged(server, before, known);
+    });
+
+    test("a set id on a create (the module has no sets yet) is refused: 422 at its id, no module made", async () => {
+        const other = await createNoCodeModule(server, {
+            registryModuleId: started.registryModule("bucket"),
+            variableOptions: [{ variableName: "region", variableType: "string", options: ["eu-west-1"] }],
+        });
+        const { sets } = await readNoCodeModule(server, other.id);
+        const registryModuleId = started.registryModule("bucket");
+        const response = await owners.post(
+            noCodePaths.modules("acme"),
+            noCodeModuleDocument({
+                registryModuleId,
+                variableOptions: [{ id: sets[0].id, variableName: "region", variableType: "string", options: ["us-east-1"] }],
+            }),
+        );
+        expectValidation(response, "/data/relationships/variable-options/data/0/id");
+        const registry = await owners.get(noCodePaths.registryModule(registryModuleId));
+        expect(registry.body.data.relationships["no-code-modules"].data).toEqual([]);
+        // The other module's set is untouched.
+        expect(setContents((await readNoCodeModule(server, other.id)).sets)).toEqual([{ name: "region", type: "string", options: ["eu-west-1"] }]);
+    });
+
+    test("an unknown include: 400 whose detail says 'include parameter' (go-tfe's ErrInvalidIncludeValue looks for it)", async () => {
+        const module = await createNoCodeModule(server, { registryModuleId: started.registryModule("bucket") });
+        const response = await owners.get(`${noCodePaths.module(module.id)}?include=organization`);
+        expectStatus(response, 400);
+        expect(response.body.errors[0].source).toEqual({ parameter: "include" });
+        expect(response.body.errors[0].detail).toContain("include parameter");
+    });
+
+    test("category 'terraform' (pytfe's and go-tfe's name of infra) on a create and an upgrade is stored as infra", async () => {
+        const { moduleId, workspace } = await moduleWithWorkspace(started, {
+            workspace: { vars: [{ key: "region", value: "eu-west-1", category: "terraform" }] },
+        });
+        expect(varContents(await workspaceVars(server, workspace.id))).toEqual([
+            { key: "region", category: "infra", value: "eu-west-1", description: null, hcl: false, sensitive: false },
+        ]);
+        const run = await initiateUpgrade(server, moduleId, workspace.id, [{ key: "size", value: "4", category: "terraform" }]);
+        expect(await pollRun(server, { moduleId, workspaceId: workspace.id, runId: run.id })).toContain("planned");
+        expectStatus(await owners.post(noCodePaths.run(moduleId, workspace.id, run.id)), 200);
+        const size = (await workspaceVars(server, workspace.id)).find((variable) => variable.attributes.key === "size");
+        expect(size.attributes.category).toBe("infra");
+        expect(size.attributes.value).toBe("4");
+    });
+
+    test("an upgrade var that gives only a new value (as pytfe sends it) keeps its description, hcl and sensitivity", async () => {
+        const { moduleId, workspace } = await moduleWithWorkspace(started, {
+            workspace: {
+                vars: [
+                    { key: "region", value: "eu-west-1", category: "infra" },
+                    { key: "size", value: "1", category: "infra", description: "Buckets", hcl: true },
+                    { key: "TOKEN", value: "first-secret", category: "env", sensitive: true, description: "API token" },
+                ],
+            },
+        });
+        const run = await initiateUpgrade(server, moduleId, workspace.id, [
+            { key: "size", value: "2", category: "infra" },
+            { key: "TOKEN", value: "second-secret", category: "env" },
+        ]);
+        expect(await pollRun(server, { moduleId, workspaceId: workspace.id, runId: run.id })).toContain("planned");
+        expectStatus(await owners.post(noCodePaths.run(moduleId, workspace.id, run.id)), 200);
+        const vars = varContents(await workspaceVars(server, workspace.id));
+        expect(vars).toContainEqual({ key: "size", category: "infra", value: "2", description: "Buckets", hcl: true, sensitive: false });
+        expect(vars).toContainEqual({ key: "TOKEN", category: "env", value: null, description: "API token", hcl: false, sensitive: true });
+    });
+
+    test("making a sensitive var plain without a new value is refused (its value would become readable): 422, no run", async () => {
+        const { moduleId, workspace } = await moduleWithWorkspace(started, {
+            workspace: {
+                vars: [
+                    { key: "region", value: "eu-west-1", category: "infra" },
+                    { key: "TOKEN", value: "kept-secret", category: "env", sensitive: true },
+                ],
+            },
+        });
+        const known = { modules: [moduleId], workspaces: [workspace.id] };
+        const before = await noCodeSnapshot(server, known);
+        const refused = await owners.post(
+            noCodePaths.upgrade(moduleId, workspace.id),
+            upgradeDocument([{ key: "TOKEN", category: "env", sensitive: false }]),
+        );
+        const [error] = expectValidation(refused, "/data/relationships/vars/data/0/attributes/value");
+        expect(JSON.stringify(refused.body)).not.toContain("kept-secret");
+        expect(error.detail).toContain("TOKEN");
+        await expectNoCodeUnchanged(server, before, known);
+        // With a new value it is allowed, and only the new value becomes readable.
+        const run = await initiateUpgrade(server, moduleId, workspace.id, [{ key: "TOKEN", value: "now-public", category: "env", sensitive: false }]);
+        expect(await pollRun(server, { moduleId, workspaceId: workspace.id, runId: run.id })).toContain("planned");
+        expectStatus(await owners.post(noCodePaths.run(moduleId, workspace.id, run.id)), 200);
+        const token = (await workspaceVars(server, workspace.id)).find((variable) => variable.attributes.key === "TOKEN");
+        expect(token.attributes).toMatchObject({ value: "now-public", sensitive: false });
     });
 });
