@@ -216,3 +216,18 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown, labels:
     if (!result.success || problems.length > 0) throw validationFailed(problems);
     return result.data;
 }
+
+/** `a, b, c`, or `none` for an empty list: a list inside an error detail. */
+export function listOrNone(values: readonly string[]): string {
+    return values.length === 0 ? "none" : values.join(", ");
+}
+
+/** A message with its first letter upper-cased, to stand as a detail of its own. */
+export function capitalized(message: string): string {
+    return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** A value from the request, shortened to 60 characters so that a detail stays short whatever was sent. */
+export function abbreviated(value: string): string {
+    return value.length > 60 ? `${value.slice(0, 60)}…` : value;
+}

@@ -28,9 +28,9 @@ import { clientFromCredentials } from "./credentials";
 import {
     checkObjectList,
     checkProperty,
-    containsUnknown,
     createRecoveringLostAnswer,
     differs,
+    mayBeSame,
     isUnknown,
     operationError,
     plainOutputs,
@@ -164,11 +164,6 @@ function changedInPlace(olds: PropertyBag, news: PropertyBag): string[] {
     if (differs(olds.enabled, news.enabled, asFlag)) changed.push("enabled");
     if (differs(olds.variableOptions, news.variableOptions, optionSetSignature)) changed.push("variableOptions");
     return changed;
-}
-
-/** Equal, or not known yet (and so possibly equal). */
-function mayBeSame(oldValue: unknown, newValue: unknown): boolean {
-    return containsUnknown(newValue) || oldValue === newValue;
 }
 
 /**

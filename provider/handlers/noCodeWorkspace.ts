@@ -69,18 +69,8 @@ export const DEFAULT_UPGRADE_POLL_MS = 1000;
 /** Longest delay between polls, as `package.md` says ("at most 10 s apart"). */
 const MAX_UPGRADE_POLL_MS = 10_000;
 
-/** One var of the workspace as the program gives it. */
-export interface NoCodeWorkspaceVarInput {
-    key: string;
-    /** Default `""`. */
-    value?: string;
-    category: VariableCategory;
-    description?: string;
-    /** Default false. */
-    hcl?: boolean;
-    /** Default false. */
-    sensitive?: boolean;
-}
+/** One var of the workspace as the program gives it: the SDK's {@link NoCodeWorkspaceVar}. */
+export type NoCodeWorkspaceVarInput = NoCodeWorkspaceVar;
 
 /** Inputs of a `wos:NoCodeWorkspace` once known (see `NoCodeWorkspaceArgs` in `provider/noCodeWorkspace.ts`). */
 export interface NoCodeWorkspaceInputs {

@@ -232,6 +232,11 @@ export function differs(oldValue: unknown, newValue: unknown, normalize: (value:
     return JSON.stringify(normalize(oldValue)) !== JSON.stringify(normalize(newValue));
 }
 
+/** Equal, or not known yet (and so possibly equal): what decides whether a replacement could clash with the old resource. */
+export function mayBeSame(oldValue: unknown, newValue: unknown): boolean {
+    return containsUnknown(newValue) || oldValue === newValue;
+}
+
 /** `undefined`, `null` and `""` all mean "none" for optional text such as a description. */
 export function optionalText(value: unknown): unknown {
     return value === undefined || value === null || value === "" ? null : value;

@@ -23,9 +23,9 @@ import {
 import { clientFromCredentials } from "./credentials";
 import {
     checkProperty,
-    containsUnknown,
     createRecoveringLostAnswer,
     differs,
+    mayBeSame,
     isUnknown,
     operationError,
     optionalText,
@@ -109,11 +109,6 @@ function changedInPlace(olds: PropertyBag, news: PropertyBag): string[] {
     if (differs(olds.hcl, news.hcl, asFlag)) changed.push("hcl");
     if (differs(olds.sensitive, news.sensitive, asFlag)) changed.push("sensitive");
     return changed;
-}
-
-/** Equal, or not known yet (and so possibly equal). */
-function mayBeSame(oldValue: unknown, newValue: unknown): boolean {
-    return containsUnknown(newValue) || oldValue === newValue;
 }
 
 /**

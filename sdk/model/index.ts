@@ -5,3 +5,4 @@ export * from "./project";
 export * from "./variable";
 export * from "./workspace";
 export * from "./noCode";
+export * from "./registryModule";

@@ -28,7 +28,7 @@ import {
 } from "../access";
 import { canManageModules, type Principal } from "../auth";
 import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
-import { badParameter, httpError, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { abbreviated, badParameter, capitalized, httpError, listOrNone, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { singleParameter, type Query } from "../pagination";
 import {
     findNoCodeModule,
@@ -372,17 +372,4 @@ function insertVersion(db: Db, id: string, module: NoCodeModuleRow, timestamp: s
     const sets = variableOptionsOf(db, module.id).map((set) => ({ name: set.variable_name, type: set.variable_type, options: optionValues(set) }));
     sql(db, `INSERT INTO no_code_module_versions (id, no_code_module_id, registry_module_id, version_pin, variable_options, created_at)
              VALUES (?, ?, ?, ?, ?, ?)`).run(id, module.id, module.registry_module_id, module.version_pin, JSON.stringify(sets), timestamp);
-}
-
-function listOrNone(values: readonly string[]): string {
-    return values.length === 0 ? "none" : values.join(", ");
-}
-
-function capitalized(message: string): string {
-    return message.charAt(0).toUpperCase() + message.slice(1);
-}
-
-/** A value from the request, shortened for an error detail that stays short whatever was sent. */
-function abbreviated(value: string): string {
-    return value.length > 60 ? `${value.slice(0, 60)}…` : value;
 }

@@ -22,7 +22,7 @@ import {
 import { principalOf, type AppContext } from "../app";
 import { noCodeWorkspace, refuseOrganizationToken, visibleNoCodeModule, workspaceCreatableProject, type Params } from "../access";
 import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
-import { conflict, httpError, parseBody, validationFailed, type Problem } from "../errors";
+import { abbreviated, capitalized, conflict, httpError, listOrNone, parseBody, validationFailed, type Problem } from "../errors";
 import { absoluteUrl } from "../pagination";
 import {
     findWorkspaceByName,
@@ -361,17 +361,4 @@ function varsUnchanged(current: readonly VariableRow[], vars: readonly VariableV
             (variable.sensitive === 1) === wanted.sensitive
         );
     });
-}
-
-function listOrNone(values: readonly string[]): string {
-    return values.length === 0 ? "none" : values.join(", ");
-}
-
-function capitalized(message: string): string {
-    return message.charAt(0).toUpperCase() + message.slice(1);
-}
-
-/** A value from the request, shortened for an error detail that stays short whatever was sent. */
-function abbreviated(value: string): string {
-    return value.length > 60 ? `${value.slice(0, 60)}…` : value;
 }

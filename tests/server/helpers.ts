@@ -7,7 +7,7 @@
  */
 import type { ServerOptions } from "../../server/app";
 import type { SeedFile } from "../../server/seed";
-import { REGISTRY_MODULES, TOKENS, WORKSPACES, testSeed } from "../support/seed";
+import { REGISTRY_MODULES, TOKENS, WORKSPACES, bucketVersions, networkVersions, testSeed } from "../support/seed";
 import { rawRequest, startTestServer, type RequestOptions, type TestServer } from "../support/server";
 
 /** What the helpers need of a running service: its base URL (`http://127.0.0.1:PORT`, no `/api/v2`). */
@@ -391,40 +391,6 @@ export function poolModuleId(organization: PoolOrganization, kind: PoolKind, ind
     return `mod-${organization.slice(0, 2)}${kind.slice(0, 3)}${String(index).padStart(11, "0")}`;
 }
 
-/** The versions of the seed's `bucket` module: 1.0.0 {region string required, size number}, 1.1.0 adds tags. */
-function bucketVersionsForPool() {
-    return [
-        {
-            version: "1.0.0",
-            variables: [
-                { name: "region", type: "string", required: true },
-                { name: "size", type: "number", required: false, default: "1" },
-            ],
-        },
-        {
-            version: "1.1.0",
-            variables: [
-                { name: "region", type: "string", required: true },
-                { name: "size", type: "number", required: false, default: "1" },
-                { name: "tags", type: "map(string)", required: false, default: "{}" },
-            ],
-        },
-    ];
-}
-
-/** The versions of the seed's `network` module: 2.0.0 {cidr string required, zones number}. */
-function networkVersionsForPool() {
-    return [
-        {
-            version: "2.0.0",
-            variables: [
-                { name: "cidr", type: "string", required: true },
-                { name: "zones", type: "number", required: false, default: "2" },
-            ],
-        },
-    ];
-}
-
 /**
  * The test seed plus what the no-code contract tests need beyond it: pools of copies of `bucket` and
  * `network` (see {@link poolModuleId}), a module whose versions only sort right as numbers, and an agent pool
@@ -443,7 +409,7 @@ export function noCodeTestSeed(): SeedFile {
                         name: `${kind}-pool-${index}`,
                         provider: "aws",
                         noCodeReady: true,
-                        versions: kind === "bucket" ? bucketVersionsForPool() : networkVersionsForPool(),
+                        versions: kind === "bucket" ? bucketVersions() : networkVersions(),
                     });
                 }
             }

@@ -51,8 +51,8 @@ export const REGISTRY_MODULES = {
     network: "mod-0000000000000004",
 } as const;
 
-/** The versions of the `bucket` modules (acme and initech). */
-function bucketVersions() {
+/** The versions of the `bucket` modules (acme and initech): 1.0.0 {region string required, size number}, 1.1.0 adds tags. */
+export function bucketVersions() {
     return [
         {
             version: "1.0.0",
@@ -67,6 +67,19 @@ function bucketVersions() {
                 { name: "region", type: "string", required: true },
                 { name: "size", type: "number", required: false, default: "1" },
                 { name: "tags", type: "map(string)", required: false, default: "{}" },
+            ],
+        },
+    ];
+}
+
+/** The versions of the `network` module: 2.0.0 {cidr string required, zones number default "2"}. */
+export function networkVersions() {
+    return [
+        {
+            version: "2.0.0",
+            variables: [
+                { name: "cidr", type: "string", required: true },
+                { name: "zones", type: "number", required: false, default: "2" },
             ],
         },
     ];
@@ -112,21 +125,7 @@ export function testSeed(): SeedFile {
                         noCodeReady: false,
                         versions: [{ version: "0.1.0", variables: [] }],
                     },
-                    {
-                        id: REGISTRY_MODULES.network,
-                        name: "network",
-                        provider: "aws",
-                        noCodeReady: true,
-                        versions: [
-                            {
-                                version: "2.0.0",
-                                variables: [
-                                    { name: "cidr", type: "string", required: true },
-                                    { name: "zones", type: "number", required: false, default: "2" },
-                                ],
-                            },
-                        ],
-                    },
+                    { id: REGISTRY_MODULES.network, name: "network", provider: "aws", noCodeReady: true, versions: networkVersions() },
                 ],
                 projects: [{ name: "Apps" }, { name: "Staging" }, { name: "Empty" }],
                 workspaces: [
