@@ -225,6 +225,12 @@ const MIGRATIONS: readonly string[] = [
     CREATE INDEX workspace_upgrades_workspace ON workspace_upgrades(workspace_id);
     UPDATE workspaces SET source = 'tfe-api' WHERE source = 'api';
     `,
+    // 3: secrets at rest (issue 6 section 4). Filled in by that work before it lands.
+    `
+    `,
+    // 4: the project list in SQL (issue 6 section 5): indexes and the name search. Filled in by that work before it lands.
+    `
+    `,
 ];
 
 /** The schema version this code writes. */
