@@ -1,6 +1,7 @@
 /**
- * The local service as a Fastify application: {@link buildApp} wires storage, seed, logging, body parsing,
- * errors, rate limiting, fault injection, authentication and the routes; {@link startServer} listens.
+ * The local service as a Fastify application: {@link buildApp} wires storage, seed, logging, the HTTP layer
+ * (timeouts, connection cap, shutdown: `connections.ts`), body parsing, errors, rate limiting, fault
+ * injection, authentication and the routes; {@link startServer} listens.
  * Tests start it in-process on port 0; the CLI (`main.ts`) is a thin shell around the same two functions.
  */
 import { randomUUID, createHash } from "node:crypto";
@@ -8,9 +9,13 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import rateLimit from "@fastify/rate-limit";
 import { JSON_API_MEDIA_TYPE } from "../sdk/model";
 import { authenticate, type Principal } from "./auth";
+import { FailedAuthenticationLimit } from "./authLimit";
+import { connectionLimits, connectionServerOptions, installConnectionHandling } from "./connections";
+import { installBodyParsing } from "./bodyParsing";
 import { isEmpty, openDatabase, type Db } from "./db";
 import { HttpError, httpError, titleFor, unauthorized } from "./errors";
 import { FaultStore, registerFaults } from "./faults";
+import { publicBaseUrl } from "./pagination";
 import { applySeed, DEMO_SEED, type SeedFile } from "./seed";
 import { registerNoCodeModuleRoutes } from "./routes/noCodeModules";
 import { registerNoCodeWorkspaceRoutes } from "./routes/noCodeWorkspaces";
@@ -22,11 +27,16 @@ import { registerWorkspaceRoutes } from "./routes/workspaces";
 export interface ServerOptions {
     /** `:memory:` or an SQLite file path (folder created; WAL). */
     dataPath: string;
+    /**
+     * File of the 32-byte secret key that seals sensitive values and keys token hashes (server/secrets.ts);
+     * default `<dataPath>.key` beside the database (created, mode 0600), a random key for `:memory:`.
+     */
+    secretKeyFile?: string;
     /** Parsed seed object; when undefined AND the database is empty, the built-in demo seed is loaded. */
     seed?: SeedFile;
     /** Time of one upgrade plan step; default 200. */
     planStepMs?: number;
-    /** Requests per token per second; 0 = off (default). */
+    /** Requests per token per second, and failed authentications per client address per second; 0 = off (default). */
     rateLimit?: number;
     /** Enables `/_admin/faults`. */
     adminToken?: string;
@@ -34,6 +44,17 @@ export interface ServerOptions {
     logLevel?: string;
     /** Where the JSON log lines go; default stderr. */
     logStream?: NodeJS.WritableStream;
+    /** Most milliseconds a client may take to send one request, headers and body (408 after); default 30000. */
+    requestTimeoutMs?: number;
+    /** Connections served at once; more are closed when accepted. Default 1000. */
+    maxConnections?: number;
+    /** Milliseconds requests in progress may take to finish once the service is closing; default 5000. */
+    shutdownGraceMs?: number;
+    /**
+     * Base of the absolute URLs in answers (`links`, `plan-url`): an http(s) URL, a path prefix allowed.
+     * Default: the address the service listens on. Never the request's `Host` header.
+     */
+    publicUrl?: string;
 }
 
 /** What the routes share: the database, the options and the fault rules. */
@@ -41,6 +62,8 @@ export interface AppContext {
     db: Db;
     options: Required<Pick<ServerOptions, "planStepMs" | "rateLimit">> & ServerOptions;
     faults: FaultStore;
+    /** Base of absolute links: `publicUrl`, else set by {@link startServer} to the address it listens on. */
+    linkBase: { url?: string };
 }
 
 declare module "fastify" {
@@ -71,7 +94,10 @@ export function principalOf(request: FastifyRequest): Principal {
  * empty database), and closes the database when the app closes.
  */
 export async function buildApp(options: ServerOptions): Promise<FastifyInstance> {
-    const db = openDatabase(options.dataPath);
+    // Bad options throw before anything is opened.
+    const limits = connectionLimits(options);
+    const publicUrl = options.publicUrl === undefined ? undefined : publicBaseUrl(options.publicUrl, "publicUrl");
+    const db = openDatabase(options.dataPath, { secretKeyFile: options.secretKeyFile });
     let demoSeedLoaded = false;
     try {
         if (options.seed !== undefined) applySeed(db, options.seed);
@@ -103,6 +129,8 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         genReqId: () => randomUUID(),
         // Idle keep-alive connections would otherwise hold `close()` open.
         forceCloseConnections: "idle",
+        // Request timeout, Node's own answers off, the parser's refusals as JSON:API (connections.ts).
+        ...connectionServerOptions(limits),
         // Errors Fastify raises before routing (a malformed URL) get a JSON:API body too.
         frameworkErrors: (error, _request, reply) => {
             const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 400;
@@ -114,6 +142,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         db,
         options: { ...options, planStepMs: options.planStepMs ?? 200, rateLimit: options.rateLimit ?? 0 },
         faults: new FaultStore(),
+        linkBase: { url: publicUrl },
     };
     app.decorate("wos", { ...context, demoSeedLoaded });
     app.decorateRequest("principal", undefined);
@@ -122,6 +151,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         db.close();
     });
 
+    installConnectionHandling(app, limits);
     installBodyParsing(app);
     installErrorHandling(app);
     app.addHook("onSend", async (request, reply, payload) => {
@@ -155,11 +185,13 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         });
     }
 
+    // With a limit, failed authentication is limited per client address too: token guessing stays bounded.
+    const failedAuthentication = new FailedAuthenticationLimit(limit);
     await app.register(
         async (api) => {
             api.addHook("onRequest", async (request) => {
                 if (request.routeOptions.url === `${API_PREFIX}/ping`) return;
-                request.principal = authenticate(db, request.headers.authorization);
+                request.principal = failedAuthentication.authenticate(request.ip, () => authenticate(db, request.headers.authorization));
             });
             api.get("/ping", async (_request, reply) => {
                 reply.header("x-ratelimit-limit", String(limit));
@@ -193,30 +225,17 @@ export async function startServer(
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : options.port;
     const shownHost = host.includes(":") ? `[${host}]` : host;
+    const url = `http://${shownHost}:${port}`;
+    // Links name the address the service listens on (set before any request can be read), unless a
+    // public URL was given.
+    app.wos.linkBase.url ??= url;
     let closing: Promise<void> | undefined;
     return {
-        url: `http://${shownHost}:${port}`,
+        url,
         app,
         // Idempotent: a test's afterAll and a signal handler may both close.
         close: () => (closing ??= app.close().then(() => undefined)),
     };
-}
-
-/** JSON bodies under both media types (and, leniently, any other); bad JSON is a 400, not a 500. */
-function installBodyParsing(app: FastifyInstance): void {
-    app.removeAllContentTypeParsers();
-    const parse = (_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
-        const text = typeof body === "string" ? body : body.toString("utf8");
-        if (text.trim() === "") return done(null, undefined);
-        try {
-            done(null, JSON.parse(text));
-        } catch {
-            done(httpError(400, "The request body is not valid JSON"));
-        }
-    };
-    app.addContentTypeParser([JSON_API_MEDIA_TYPE, "application/json"], { parseAs: "string" }, parse);
-    // Clients that forget the content type (curl -d) still get their JSON read rather than a 415.
-    app.addContentTypeParser("*", { parseAs: "string" }, parse);
 }
 
 /** Answers an {@link HttpError} as its JSON:API error document, with its headers. */

@@ -85,17 +85,40 @@ export interface Problem {
     detail: string;
 }
 
-/** 422 with one error object per problem, each with its `source.pointer`. */
-export function validationFailed(problems: readonly Problem[]): HttpError {
-    return new HttpError(
-        422,
-        problems.map((problem) => ({
+/**
+ * Most error objects one answer lists. A request under the body limit can hold a hundred thousand problems
+ * (a lone surrogate in every item of a long list); listing them all made answers of 18 MB that took the event
+ * loop for seconds, and a person fixes the first few before sending again anyway.
+ */
+export const MAX_ERRORS_PER_ANSWER = 20;
+
+/**
+ * 422 with one error object per problem, each with its `source.pointer`: the first
+ * {@link MAX_ERRORS_PER_ANSWER}, then one error object that says how many more there were, pointing at the
+ * first of those. `total` is how many problems there were in all when the caller passed only the first ones
+ * (pass at least one more than the maximum, so that the last error object has a pointer).
+ */
+export function validationFailed(problems: readonly Problem[], total: number = problems.length): HttpError {
+    const errors: ErrorObject[] = problems.slice(0, MAX_ERRORS_PER_ANSWER).map((problem) => ({
+        status: "422",
+        title: "invalid attribute",
+        detail: problem.detail,
+        source: { pointer: jsonPointer(problem.path) },
+    }));
+    const more = Math.max(total, problems.length) - errors.length;
+    if (more > 0) {
+        const next = problems[errors.length];
+        errors.push({
             status: "422",
-            title: "invalid attribute",
-            detail: problem.detail,
-            source: { pointer: jsonPointer(problem.path) },
-        })),
-    );
+            title: "too many errors",
+            detail:
+                `${more} more ${more === 1 ? "problem was" : "problems were"} found and not listed (an answer lists at most ` +
+                `${MAX_ERRORS_PER_ANSWER}); the first of them is at this pointer: fix the ones listed and send again`,
+            // A pointer on every 422 error, as local-service.md has it; the document's root when the caller only counted.
+            source: { pointer: next === undefined ? "" : jsonPointer(next.path) },
+        });
+    }
+    return new HttpError(422, errors);
 }
 
 /** 422 about query parameters (`source.parameter`), e.g. one of two linked filters without the other. */
@@ -112,16 +135,26 @@ export function labelOf(segment: string): string {
 /**
  * The 422 of a failed zod parse: one problem per issue, the detail prefixed with the field's label
  * ("Name must be at least 3 characters"); a missing required field says so ("Name is required").
- * `labels` overrides the label of a field by its last path segment (e.g. `key` -> `Tag key`).
+ * `labels` overrides the label of a field by its last path segment (e.g. `key` -> `Tag key`). Only the
+ * first `limit` issues become problems.
  */
-export function problemsFromZodError(error: z.ZodError, body: unknown, labels: Record<string, string> = {}): Problem[] {
-    return error.issues.map((issue) => {
+export function problemsFromZodError(
+    error: z.ZodError,
+    body: unknown,
+    labels: Record<string, string> = {},
+    limit: number = Number.POSITIVE_INFINITY,
+): Problem[] {
+    // Only the problems an answer can list are worded (`limit`); the caller counts the rest from `error.issues`.
+    return error.issues.slice(0, limit).map((issue) => {
         const path = issue.path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment));
         // Unknown keys of a strict object are reported on the parent with the key names.
         const keys = issue.code === "unrecognized_keys" ? (issue as { keys?: string[] }).keys : undefined;
         const label = labelAt(path, labels);
         if (keys && keys.length > 0) {
-            return { path, detail: `${label} has unknown attribute(s): ${keys.join(", ")}` };
+            // Named, but not all of them: a body can hold a hundred thousand unknown names.
+            const named = keys.slice(0, UNKNOWN_KEYS_NAMED).map(abbreviated).join(", ");
+            const more = keys.length > UNKNOWN_KEYS_NAMED ? ` and ${keys.length - UNKNOWN_KEYS_NAMED} more` : "";
+            return { path, detail: `${label} has unknown attribute(s): ${named}${more}` };
         }
         const present = valueAt(body, path) !== undefined;
         if (!present && issue.code === "invalid_type") return { path, detail: `${label} is required` };
@@ -133,6 +166,9 @@ export function problemsFromZodError(error: z.ZodError, body: unknown, labels: R
         return { path, detail: `${label} ${issue.message}` };
     });
 }
+
+/** How many unknown member names one detail names. */
+const UNKNOWN_KEYS_NAMED = 10;
 
 function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
     let current: unknown = root;
@@ -147,15 +183,55 @@ function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * Strings that are not well-formed Unicode (an unpaired surrogate, which JSON's `\uD800` escapes can
- * carry): SQLite stores text as UTF-8, so such a string would read back as something else than was written,
- * and two different keys could read back the same. One problem per string (or object key), at its pointer.
+ * Most list items one request may hold, counted over every list its schema reads (tag bindings, workspaces to
+ * move, variable-options sets and their options, vars). zod's cost grows with the problems it finds, several
+ * microseconds each: a body under the size limit can hold 200,000 bad items, a second of work, where the
+ * largest real request (a module's option sets, a workspace's vars) holds a few dozen.
  */
-export function malformedTextProblems(body: unknown): Problem[] {
+export const MAX_LIST_ITEMS = 1000;
+
+/** The zod definition fields the walk reads (zod 4's `_zod.def`, the documented way to walk a schema). */
+interface SchemaDef {
+    type: string;
+    shape?: Record<string, { _zod: { def: SchemaDef } }>;
+    element?: { _zod: { def: SchemaDef } };
+    innerType?: { _zod: { def: SchemaDef } };
+}
+
+/** Wrappers whose inner schema reads the same value. */
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "nonoptional", "catch"]);
+
+/** Schemas of a single value: a list or an object in their place is a problem the schema reports, not text to walk. */
+const LEAVES = new Set(["string", "number", "int", "boolean", "bigint", "literal", "enum", "null", "undefined", "void", "date", "nan", "never", "symbol", "template_literal", "file"]);
+
+/** What {@link inspectBody} found: the list that takes the request over {@link MAX_LIST_ITEMS}, or the text problems. */
+interface Inspection {
+    tooManyItems?: Problem;
+    /** The first `limit` text problems. */
+    text: Problem[];
+    /** How many text problems there are in all. */
+    textTotal: number;
+}
+
+/**
+ * Walks what `schema` reads of `body`, once: the members of its objects' shapes, the items of its lists, and
+ * whole whatever sits under another kind of schema (a union, a transform, `z.unknown()`). Members the schema
+ * does not read (a top-level `meta`, an attribute a schema strips) are never visited, whatever they hold;
+ * the names of the members of an object it reads are all checked, one test a name. Stops at the list that
+ * takes the request over {@link MAX_LIST_ITEMS}. Without a schema, the whole body is walked.
+ *
+ * Text problems are strings that are not well-formed Unicode (an unpaired surrogate, which JSON's `\uD800`
+ * escapes can carry): SQLite stores text as UTF-8, so such a string would read back as something else than
+ * was written, and two different keys could read back the same. One problem per string (or object key), at
+ * its pointer; the first `limit` are worded, the others counted.
+ */
+function inspectBody(schema: z.ZodType | undefined, body: unknown, limit: number): Inspection {
     // Iterative, and paths as links to the parent: a body may nest deeper than the call stack allows, and
     // copying a path at each level would cost the square of the depth.
     interface Node {
         value: unknown;
+        /** The schema at this place; undefined where the value is read whole. */
+        def: SchemaDef | undefined;
         parent?: Node;
         segment?: string | number;
     }
@@ -164,29 +240,80 @@ export function malformedTextProblems(body: unknown): Problem[] {
         for (let at: Node | undefined = node; at?.segment !== undefined; at = at.parent) path.unshift(at.segment);
         return path;
     };
-    const problems: Problem[] = [];
-    const pending: Node[] = [{ value: body }];
+    const text: Problem[] = [];
+    let textTotal = 0;
+    const report = (node: Node, detail: (label: string) => string) => {
+        textTotal += 1;
+        if (text.length < limit) {
+            const path = pathOf(node);
+            text.push({ path, detail: detail(labelAt(path)) });
+        }
+    };
+    let items = 0;
+    const root = schema === undefined ? undefined : (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+    const pending: Node[] = [{ value: body, def: root }];
     while (pending.length > 0) {
         const node = pending.pop()!;
         const { value } = node;
+        let def = node.def;
+        while (def && WRAPPERS.has(def.type) && def.innerType) def = def.innerType._zod.def;
         if (typeof value === "string") {
-            if (UNPAIRED_SURROGATE.test(value)) {
-                const path = pathOf(node);
-                problems.push({ path, detail: `${labelAt(path)} must be valid Unicode text (it contains an unpaired surrogate)` });
-            }
+            if (UNPAIRED_SURROGATE.test(value)) report(node, (label) => `${label} must be valid Unicode text (it contains an unpaired surrogate)`);
         } else if (Array.isArray(value)) {
-            // Children pushed last-first, so problems come out in document order.
-            for (let index = value.length - 1; index >= 0; index--) pending.push({ value: value[index], parent: node, segment: index });
-        } else if (value !== null && typeof value === "object") {
-            for (const [key, child] of Object.entries(value).reverse()) {
-                if (UNPAIRED_SURROGATE.test(key)) {
+            // A list where the schema wants an object or a single value is its problem to report; one under
+            // another kind of schema (a union, a transform, `z.unknown()`) or none is read whole.
+            if (def && def.type !== "array") {
+                if (def.type === "object" || LEAVES.has(def.type)) continue;
+                def = undefined;
+            }
+            if (def) {
+                items += value.length;
+                if (items > MAX_LIST_ITEMS) {
                     const path = pathOf(node);
-                    problems.push({ path, detail: `${labelAt(path)} has an attribute name that is not valid Unicode text` });
-                } else pending.push({ value: child, parent: node, segment: key });
+                    return {
+                        tooManyItems: {
+                            path,
+                            detail:
+                                `This list has ${value.length} items, which takes the request over ${MAX_LIST_ITEMS} list items in all; ` +
+                                `a request may hold at most ${MAX_LIST_ITEMS}: send fewer at a time`,
+                        },
+                        text,
+                        textTotal,
+                    };
+                }
+            }
+            const element = def?.element?._zod.def;
+            // Children pushed last-first, so problems come out in document order.
+            for (let index = value.length - 1; index >= 0; index--) pending.push({ value: value[index], def: element, parent: node, segment: index });
+        } else if (value !== null && typeof value === "object") {
+            if (def && def.type !== "object") {
+                if (def.type === "array" || LEAVES.has(def.type)) continue;
+                def = undefined;
+            }
+            const shape = def?.shape;
+            const keys = Object.keys(value);
+            for (let index = keys.length - 1; index >= 0; index--) {
+                const key = keys[index]!;
+                if (UNPAIRED_SURROGATE.test(key)) {
+                    report(node, (label) => `${label} has an attribute name that is not valid Unicode text`);
+                } else if (shape === undefined) {
+                    pending.push({ value: (value as Record<string, unknown>)[key], def: undefined, parent: node, segment: key });
+                } else if (Object.prototype.hasOwnProperty.call(shape, key)) {
+                    pending.push({ value: (value as Record<string, unknown>)[key], def: shape[key]!._zod.def, parent: node, segment: key });
+                }
             }
         }
     }
-    return problems;
+    return { text, textTotal };
+}
+
+/**
+ * The text problems of a whole value (see {@link inspectBody}): every string and member name, at its
+ * pointer. Returns the first `limit` problems and how many there are in all.
+ */
+export function malformedTextProblems(body: unknown, limit: number = Number.POSITIVE_INFINITY): { problems: Problem[]; total: number } {
+    const { text, textTotal } = inspectBody(undefined, body, limit);
+    return { problems: text, total: textTotal };
 }
 
 /** The label of the field at `path`: its last named segment (`/data/0/attributes/key` -> `Key`), or `labels`' name for it. */
@@ -204,17 +331,27 @@ export function urlIdProblems(given: string | undefined, expected: string, what:
 
 /**
  * Validates a JSON:API request body: no body, a body that is not an object, or no `data` is a 400;
- * a schema failure or text that is not valid Unicode is a 422 with one error per problem. Nothing is
- * written before this passes.
+ * a schema failure or text that is not valid Unicode is a 422 with one error per problem (at most
+ * {@link MAX_ERRORS_PER_ANSWER}, then a count of the rest). Nothing is written before this passes.
+ *
+ * Members the schema does not read are ignored, as JSON:API asks of a server ("MUST ignore members not
+ * recognized") and as the hosted service does: a top-level `meta`, `links`, `jsonapi` or `included`, and an
+ * attribute a schema strips. They are never walked, so what they hold costs nothing. Lists the schema reads
+ * may hold {@link MAX_LIST_ITEMS} items in all; more is refused before the schema runs.
  */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown, labels: Record<string, string> = {}): z.output<T> {
     if (body === undefined || body === null || typeof body !== "object" || Array.isArray(body) || !("data" in body) || (body as { data: unknown }).data === null) {
         throw httpError(400, "The request body must be a JSON:API document with a 'data' member");
     }
+    // One more than an answer lists, so that the count of the rest can point at the first unlisted one.
+    const limit = MAX_ERRORS_PER_ANSWER + 1;
+    const inspection = inspectBody(schema, body, limit);
+    if (inspection.tooManyItems) throw validationFailed([inspection.tooManyItems]);
     const result = schema.safeParse(body);
-    const problems = [...(result.success ? [] : problemsFromZodError(result.error, body, labels)), ...malformedTextProblems(body)];
-    if (!result.success || problems.length > 0) throw validationFailed(problems);
-    return result.data;
+    if (result.success && inspection.textTotal === 0) return result.data;
+    const issues = result.success ? 0 : result.error.issues.length;
+    const problems = [...(result.success ? [] : problemsFromZodError(result.error, body, labels, limit)), ...inspection.text];
+    throw validationFailed(problems.slice(0, limit), issues + inspection.textTotal);
 }
 
 /** `a, b, c`, or `none` for an empty list: a list inside an error detail. */

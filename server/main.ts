@@ -6,11 +6,15 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startServer } from "./app";
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_GRACE_MS } from "./connections";
+import { publicBaseUrl } from "./pagination";
 import { DEMO_SEED, parseSeed, SeedError, seedTokens, type SeedFile } from "./seed";
 
 const USAGE = `usage: wos-server [--host 127.0.0.1] [--port 8787] [--data .wos/wos.db | :memory:]
                   [--seed FILE.json] [--plan-step-ms 200] [--rate-limit 0] [--admin-token TOKEN]
-                  [--log-level info]`;
+                  [--log-level info] [--secret-key-file PATH (or WOS_SECRET_KEY_FILE; default DATA.key)]
+                  [--request-timeout-ms ${DEFAULT_REQUEST_TIMEOUT_MS}] [--max-connections ${DEFAULT_MAX_CONNECTIONS}]
+                  [--shutdown-grace-ms ${DEFAULT_SHUTDOWN_GRACE_MS}] [--public-url URL]`;
 
 /** Parsed command line. */
 interface Cli {
@@ -22,12 +26,26 @@ interface Cli {
     rateLimit: number;
     adminToken?: string;
     logLevel: string;
+    /** `--secret-key-file`, else `WOS_SECRET_KEY_FILE`; undefined: `<data>.key` (a random key for `:memory:`). */
+    secretKeyFile?: string;
+    requestTimeoutMs: number;
+    maxConnections: number;
+    shutdownGraceMs: number;
+    /** Base of absolute links, validated; undefined: the listening address. */
+    publicUrl?: string;
 }
 
 class UsageError extends Error {}
 
 function nonNegativeInteger(name: string, value: string): number {
     if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer, got '${value}'`);
+    return Number(value);
+}
+
+function positiveInteger(name: string, value: string): number {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+        throw new UsageError(`--${name} must be a positive integer, got '${value}'`);
+    }
     return Number(value);
 }
 
@@ -46,6 +64,11 @@ function parseCli(argv: string[]): Cli | "help" {
             "rate-limit": { type: "string", default: "0" },
             "admin-token": { type: "string" },
             "log-level": { type: "string", default: "info" },
+            "secret-key-file": { type: "string" },
+            "request-timeout-ms": { type: "string", default: String(DEFAULT_REQUEST_TIMEOUT_MS) },
+            "max-connections": { type: "string", default: String(DEFAULT_MAX_CONNECTIONS) },
+            "shutdown-grace-ms": { type: "string", default: String(DEFAULT_SHUTDOWN_GRACE_MS) },
+            "public-url": { type: "string" },
             help: { type: "boolean", short: "h" },
         },
         strict: true,
@@ -58,6 +81,16 @@ function parseCli(argv: string[]): Cli | "help" {
     if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
         throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got '${logLevel}'`);
     }
+    let publicUrl: string | undefined;
+    if (values["public-url"] !== undefined) {
+        try {
+            publicUrl = publicBaseUrl(values["public-url"], "--public-url");
+        } catch (error) {
+            throw new UsageError((error as Error).message);
+        }
+    }
+    const secretKeyFile = values["secret-key-file"] ?? (process.env.WOS_SECRET_KEY_FILE || undefined);
+    if (secretKeyFile === "") throw new UsageError("--secret-key-file must name a file");
     return {
         host: values.host!,
         port,
@@ -67,6 +100,11 @@ function parseCli(argv: string[]): Cli | "help" {
         rateLimit: nonNegativeInteger("rate-limit", values["rate-limit"]!),
         adminToken: values["admin-token"],
         logLevel,
+        secretKeyFile,
+        requestTimeoutMs: positiveInteger("request-timeout-ms", values["request-timeout-ms"]!),
+        maxConnections: positiveInteger("max-connections", values["max-connections"]!),
+        shutdownGraceMs: nonNegativeInteger("shutdown-grace-ms", values["shutdown-grace-ms"]!),
+        publicUrl,
     };
 }
 
@@ -106,7 +144,14 @@ async function main(): Promise<number> {
     let stopRequested = false;
     let resolveStopped!: (code: number) => void;
     const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
+    const graceMs = cli.shutdownGraceMs;
     const closeServer = () => {
+        // The close is bounded by the grace period (connections.ts); this only guards against a bug that
+        // would keep it open. Unreferenced: it fires only while something still holds the process.
+        setTimeout(() => {
+            process.stderr.write(`wos-server: not stopped ${graceMs + 5000} ms after the signal, exiting\n`);
+            process.exit(1);
+        }, graceMs + 5000).unref();
         server!.close().then(
             () => resolveStopped(0),
             (error: Error) => {
@@ -136,6 +181,11 @@ async function main(): Promise<number> {
             rateLimit: cli.rateLimit,
             adminToken: cli.adminToken,
             logLevel: cli.logLevel,
+            secretKeyFile: cli.secretKeyFile,
+            requestTimeoutMs: cli.requestTimeoutMs,
+            maxConnections: cli.maxConnections,
+            shutdownGraceMs: cli.shutdownGraceMs,
+            publicUrl: cli.publicUrl,
             host: cli.host,
             port: cli.port,
         });

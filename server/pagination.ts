@@ -1,7 +1,7 @@
 /**
  * Query-string parameters of list endpoints: `page[number]` / `page[size]` (default 20, at most 100,
  * anything but a positive integer is a 400), and the `links` / `meta.pagination` of a page with absolute
- * URLs built from the request's own host.
+ * URLs on the service's public base ({@link absoluteUrl}).
  */
 import type { FastifyRequest } from "fastify";
 import { LIMITS } from "../sdk/model";
@@ -35,15 +35,26 @@ export function pageRequest(query: Query): { number: number; size: number } {
 
 /** One page of `items`, with `links` (absolute URLs) and `meta.pagination`. */
 export function paginate<T>(request: FastifyRequest, items: readonly T[], page: { number: number; size: number }) {
-    const totalCount = items.length;
+    const start = pageOffset(page);
+    return { items: items.slice(start, start + page.size), ...pageOf(request, items.length, page) };
+}
+
+/** How many items come before the page asked for (the SQL `OFFSET`); may exceed the total. */
+export function pageOffset(page: { number: number; size: number }): number {
+    return (page.number - 1) * page.size;
+}
+
+/**
+ * The `links` (absolute URLs) and `meta.pagination` of one page of a list of `totalCount` items, for a list
+ * that reads only the page itself (the project list pages in SQL).
+ */
+export function pageOf(request: FastifyRequest, totalCount: number, page: { number: number; size: number }) {
     const totalPages = Math.max(1, Math.ceil(totalCount / page.size));
-    const start = (page.number - 1) * page.size;
     // As the hosted service: the page before the one asked for, even past the last page.
     const prevPage = page.number > 1 ? page.number - 1 : null;
     const nextPage = page.number < totalPages ? page.number + 1 : null;
     const link = (number: number) => pageUrl(request, number, page.size);
     return {
-        items: items.slice(start, start + page.size),
         links: {
             self: link(page.number),
             first: link(1),
@@ -73,7 +84,40 @@ function pageUrl(request: FastifyRequest, number: number, size: number): string 
     return absoluteUrl(request, `${path}?${params.toString()}`);
 }
 
-/** `path` as an absolute URL on the host the request came to (the base of every absolute link the service answers). */
+/**
+ * `path` as an absolute URL (the base of every absolute link the service answers): on the `--public-url`
+ * when one was given, else on the address the service listens on. Never on the request's `Host` header,
+ * which any client may set (`Host: evil.example.com` must not put links to it into answers).
+ */
 export function absoluteUrl(request: FastifyRequest, path: string): string {
-    return `${request.protocol}://${request.host}${path}`;
+    return `${linkBase(request)}${path}`;
+}
+
+function linkBase(request: FastifyRequest): string {
+    const configured = request.server.wos.linkBase.url;
+    if (configured !== undefined) return configured;
+    // Listening without startServer (app.listen): the address itself.
+    const address = request.server.server.address();
+    if (address !== null && typeof address === "object") {
+        const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+        return `http://${host}:${address.port}`;
+    }
+    return "http://localhost";
+}
+
+/**
+ * A public URL option as the base of links: an absolute `http:` or `https:` URL with no credentials, query
+ * or fragment (a path prefix is kept, without its trailing `/`). Anything else throws, naming `name`.
+ */
+export function publicBaseUrl(value: string, name: string): string {
+    let url: URL | undefined;
+    try {
+        url = new URL(value);
+    } catch {
+        url = undefined;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash || value.includes("?") || value.includes("#")) {
+        throw new Error(`${name} must be an absolute http:// or https:// URL without credentials, query or fragment, got '${value}'`);
+    }
+    return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }

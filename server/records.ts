@@ -6,6 +6,7 @@
  */
 import type { Tag } from "../sdk/model";
 import { newId, now, sql, type Db } from "./db";
+import { secretsOf } from "./secrets";
 
 /** A row of `projects`. */
 export interface ProjectRow {
@@ -60,6 +61,7 @@ export interface VariableRow {
     id: string;
     workspace_id: string;
     key: string;
+    /** As stored: sealed when `sensitive` (see {@link withPlainValue}), plain otherwise. */
     value: string;
     description: string | null;
     category: "infra" | "env";
@@ -75,17 +77,14 @@ export function findProject(db: Db, id: string): ProjectRow | undefined {
     return sql(db, "SELECT * FROM projects WHERE id = ?").get(id) as ProjectRow | undefined;
 }
 
-/** Projects of an organization in creation order. */
-export function projectsOf(db: Db, organization: string): ProjectRow[] {
-    return sql(db, "SELECT * FROM projects WHERE organization = ? ORDER BY rowid").all(organization) as ProjectRow[];
-}
-
-/** Workspace and team counts of projects, by project id. */
-export function projectCounts(db: Db, organization: string): Map<string, { workspaceCount: number; teamCount: number }> {
-    const rows = sql(db, `SELECT p.id,
-                              (SELECT COUNT(*) FROM workspaces w WHERE w.project_id = p.id) AS workspace_count,
-                              (SELECT COUNT(*) FROM team_project_access a WHERE a.project_id = p.id) AS team_count
-                          FROM projects p WHERE p.organization = ?`).all(organization) as {
+/** Workspace and team counts of the projects with these ids (a list page's), by project id. */
+export function projectCountsFor(db: Db, ids: readonly string[]): Map<string, { workspaceCount: number; teamCount: number }> {
+    if (ids.length === 0) return new Map();
+    // Both counts are index lookups (workspaces_project, team_project_access_project): cost by page, not by organization.
+    const rows = sql(db, `SELECT ids.value AS id,
+                              (SELECT COUNT(*) FROM workspaces w WHERE w.project_id = ids.value) AS workspace_count,
+                              (SELECT COUNT(*) FROM team_project_access a WHERE a.project_id = ids.value) AS team_count
+                          FROM json_each(?) AS ids`).all(JSON.stringify(ids)) as {
         id: string;
         workspace_count: number;
         team_count: number;
@@ -236,8 +235,25 @@ export interface VariableValues {
 }
 
 /**
+ * The text stored for a variable's value: sealed when the variable is sensitive (AES-256-GCM, server/secrets.ts),
+ * plain otherwise, so that plain values stay listable and a copy of the file reveals no sensitive one.
+ */
+export function storedVariableValue(db: Db, value: string, sensitive: boolean | number): string {
+    return sensitive === true || sensitive === 1 ? secretsOf(db).seal(value) : value;
+}
+
+/**
+ * The variable with its value in clear (a sensitive one's opened). Only what compares or keeps a sensitive
+ * value needs it (an update that keeps it, an upgrade's vars); answers never show one.
+ * @throws SealedValueError (an internal error) when the stored value does not open.
+ */
+export function withPlainValue(db: Db, variable: VariableRow): VariableRow {
+    return variable.sensitive === 1 ? { ...variable, value: secretsOf(db).open(variable.value) } : variable;
+}
+
+/**
  * Writes a variable of a workspace by (key, category): updates the one that has them, or inserts one.
- * Callers have checked the rules.
+ * `values.value` is in clear; a sensitive one is stored sealed. Callers have checked the rules.
  */
 export function upsertVariable(db: Db, workspaceId: string, values: VariableValues, timestamp: string = now()): void {
     const existing = sql(db, "SELECT id FROM variables WHERE workspace_id = ? AND category = ? AND key = ?").get(
@@ -247,7 +263,7 @@ export function upsertVariable(db: Db, workspaceId: string, values: VariableValu
     ) as { id: string } | undefined;
     if (existing) {
         sql(db, `UPDATE variables SET value = ?, description = ?, hcl = ?, sensitive = ?, version_id = ?, updated_at = ? WHERE id = ?`).run(
-            values.value,
+            storedVariableValue(db, values.value, values.sensitive),
             values.description,
             values.hcl ? 1 : 0,
             values.sensitive ? 1 : 0,
@@ -262,7 +278,7 @@ export function upsertVariable(db: Db, workspaceId: string, values: VariableValu
         newId("var-"),
         workspaceId,
         values.key,
-        values.value,
+        storedVariableValue(db, values.value, values.sensitive),
         values.description,
         values.category,
         values.hcl ? 1 : 0,
@@ -328,7 +344,10 @@ export interface NoCodeModuleVersionRow {
     created_at: string;
 }
 
-/** A row of `workspace_upgrades`; `vars` is the JSON text of the {@link VariableValues} the run writes on confirm. */
+/**
+ * A row of `workspace_upgrades`; `vars` is the JSON text of the {@link VariableValues} the run writes on
+ * confirm, sensitive values sealed (read and write it with {@link upgradeVarsOf} and {@link upgradeVarsText}).
+ */
 export interface WorkspaceUpgradeRow {
     id: string;
     workspace_id: string;
@@ -423,4 +442,18 @@ export function openUpgradesOf(db: Db, workspaceId: string): WorkspaceUpgradeRow
     return sql(db, "SELECT * FROM workspace_upgrades WHERE workspace_id = ? AND final_state IS NULL ORDER BY started_at_ms, rowid").all(
         workspaceId,
     ) as WorkspaceUpgradeRow[];
+}
+
+/** The stored text of an upgrade run's vars: their JSON, each sensitive value sealed. */
+export function upgradeVarsText(db: Db, vars: readonly VariableValues[]): string {
+    return JSON.stringify(vars.map((values) => (values.sensitive ? { ...values, value: storedVariableValue(db, values.value, true) } : values)));
+}
+
+/**
+ * The vars of an upgrade run, each sensitive value opened.
+ * @throws SealedValueError (an internal error) when a stored value does not open.
+ */
+export function upgradeVarsOf(db: Db, run: Pick<WorkspaceUpgradeRow, "vars">): VariableValues[] {
+    const secrets = secretsOf(db);
+    return (JSON.parse(run.vars) as VariableValues[]).map((values) => (values.sensitive ? { ...values, value: secrets.open(values.value) } : values));
 }

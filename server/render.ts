@@ -94,6 +94,20 @@ export function renderTagBindingForList(binding: TagBindingRow) {
     };
 }
 
+/**
+ * A tag binding as the effective-tag-bindings endpoints show it: the list's attributes under the hosted
+ * service's type `effective-tag-bindings` (go-tfe refuses any other type there). A workspace's bindings are
+ * all inherited from its project, whose path `links.inherited-from` gives (a JSON:API link: a URL, which
+ * go-tfe decodes into its `Links`); a project's are its own (no link).
+ */
+export function renderEffectiveTagBinding(binding: TagBindingRow, inheritedFromProject?: string) {
+    return {
+        type: "effective-tag-bindings",
+        attributes: { key: binding.key, value: binding.value, "created-at": binding.created_at },
+        ...(inheritedFromProject !== undefined && { links: { "inherited-from": paths.project(inheritedFromProject) } }),
+    };
+}
+
 /** A tag binding as the update endpoint answers it: with its `tb-` id. */
 export function renderTagBindingWritten(binding: TagBindingRow) {
     return { id: binding.id, type: "tag-bindings", attributes: { key: binding.key, value: binding.value } };

@@ -4,6 +4,7 @@
  * {@link applySeed}, which writes a seed idempotently.
  */
 import { z } from "zod";
+import { forgetPrincipals } from "./auth";
 import { ACCESS_LEVELS, hashToken, newId, now, sql, writeTransaction, type Db } from "./db";
 import { insertProject, insertWorkspace } from "./records";
 import {
@@ -207,6 +208,8 @@ export function applySeed(db: Db, input: SeedFile): void {
     writeTransaction(db, () => {
         for (const org of seed.organizations) applyOrganization(db, org);
     });
+    // Teams, memberships, tokens and project access may have changed: tokens resolve afresh.
+    forgetPrincipals(db);
 }
 
 type SeedOrganization = ParsedSeed["organizations"][number];
@@ -220,7 +223,7 @@ function applyOrganization(db: Db, org: SeedOrganization): void {
     if (org.organizationToken) {
         claimToken(db, org.organizationToken, `organization ${org.name}`);
         sql(db, "INSERT OR IGNORE INTO organization_tokens (token_hash, organization, created_at) VALUES (?, ?, ?)")
-            .run(hashToken(org.organizationToken), org.name, timestamp);
+            .run(hashToken(db, org.organizationToken), org.name, timestamp);
     }
 
     const projectIds = new Map<string, string>();
@@ -260,7 +263,7 @@ function applyOrganization(db: Db, org: SeedOrganization): void {
         }
         for (const token of team.tokens) {
             claimToken(db, token, `team ${org.name}/${team.name}`);
-            sql(db, "INSERT OR IGNORE INTO team_tokens (token_hash, team_id, created_at) VALUES (?, ?, ?)").run(hashToken(token), teamId, timestamp);
+            sql(db, "INSERT OR IGNORE INTO team_tokens (token_hash, team_id, created_at) VALUES (?, ?, ?)").run(hashToken(db, token), teamId, timestamp);
         }
     }
 
@@ -279,7 +282,7 @@ function applyOrganization(db: Db, org: SeedOrganization): void {
         }
         for (const token of user.tokens) {
             claimToken(db, token, `user ${org.name}/${user.name}`);
-            sql(db, "INSERT OR IGNORE INTO user_tokens (token_hash, user_id, created_at) VALUES (?, ?, ?)").run(hashToken(token), userId, timestamp);
+            sql(db, "INSERT OR IGNORE INTO user_tokens (token_hash, user_id, created_at) VALUES (?, ?, ?)").run(hashToken(db, token), userId, timestamp);
         }
     }
 
@@ -417,7 +420,7 @@ function applyRegistryModule(db: Db, organization: string, module: SeedOrganizat
 
 /** Refuses a token that already belongs to another holder: one token, one principal. */
 function claimToken(db: Db, token: string, holder: string): void {
-    const hash = hashToken(token);
+    const hash = hashToken(db, token);
     const owners = [
         sql(db, "SELECT 'organization ' || organization AS holder FROM organization_tokens WHERE token_hash = ?").get(hash),
         sql(db, "SELECT 'team ' || t.organization || '/' || t.name AS holder FROM team_tokens tt JOIN teams t ON t.id = tt.team_id WHERE tt.token_hash = ?").get(hash),

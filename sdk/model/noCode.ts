@@ -326,6 +326,8 @@ export function variableOptionsFromWire(wire: z.output<ReturnType<typeof variabl
  * are known (`variableOptionIds`).
  */
 export function noCodeModuleDocumentSchema() {
+    // Built with the document schema, not on each parse: the client builds its schemas once (issue 6, Scale).
+    const optionSchema = variableOptionsResourceSchema();
     return z
         .object({
             data: noCodeModuleResourceSchema(),
@@ -333,7 +335,6 @@ export function noCodeModuleDocumentSchema() {
             included: z.array(z.unknown()).optional(),
         })
         .transform(({ data, included }) => {
-            const optionSchema = variableOptionsResourceSchema();
             const sets = (included ?? [])
                 .map((item) => optionSchema.safeParse(item))
                 .filter((result) => result.success)

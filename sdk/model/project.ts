@@ -34,25 +34,62 @@ export function tagBindingsRelationshipSchema() {
     return z.object({ data: z.array(tagBindingInputSchema(), { error: "must be a list of tag bindings" }) });
 }
 
-/** Body of `POST /organizations/:org/projects`. */
+/**
+ * The hosted service's project attributes that a project here does not hold, accepted when they say what a
+ * project here is and refused (422) otherwise, so that none is dropped in silence: a project here has no
+ * default execution mode or agent pool of its own (each workspace sets its own, remote unless told), so
+ * `default-execution-mode` may only be `remote` (pytfe sends it on every create and update),
+ * `default-agent-pool-id` only `null`, and `setting-overwrites` only says `false` (nothing overwritten).
+ */
+function projectHostedDefaults() {
+    const noOverwrite = (what: string) =>
+        z.literal(false, { error: `must be false: a project here has no ${what} of its own to overwrite the organization's with` }).optional();
+    return {
+        "default-execution-mode": z
+            .literal("remote", {
+                error: "must be 'remote' on this service: a project here has no default execution mode of its own (each workspace sets its execution mode)",
+            })
+            .optional(),
+        "default-agent-pool-id": z
+            .null({ error: "must be null on this service: a project here has no default agent pool (each agent workspace names its pool)" })
+            .optional(),
+        "setting-overwrites": z
+            .object(
+                { "default-execution-mode": noOverwrite("default execution mode"), "default-agent-pool": noOverwrite("default agent pool") },
+                { error: "must be an object of booleans 'default-execution-mode' and 'default-agent-pool'" },
+            )
+            .optional(),
+    };
+}
+
+/**
+ * Body of `POST /organizations/:org/projects`. Every attribute of the hosted service's project create is
+ * read: applied, or judged by {@link projectHostedDefaults}. Members no hosted create has are ignored, as
+ * the hosted service ignores them.
+ */
 export function createProjectRequestSchema() {
     return z.object({
         data: z.object({
             type: z.literal("projects", { error: "must be 'projects'" }),
-            attributes: z.object(
-                {
-                    name: projectNameRule(),
-                    description: projectDescriptionRule().nullable().optional(),
-                    "auto-destroy-activity-duration": autoDestroyActivityDurationRule().nullable().optional(),
-                },
-                { error: "must be an object with at least a name" },
-            ),
+            attributes: z
+                .object(
+                    {
+                        name: projectNameRule(),
+                        description: projectDescriptionRule().nullable().optional(),
+                        "auto-destroy-activity-duration": autoDestroyActivityDurationRule().nullable().optional(),
+                        ...projectHostedDefaults(),
+                    },
+                    { error: "must be an object with at least a name" },
+                ),
             relationships: z.object({ "tag-bindings": tagBindingsRelationshipSchema().optional() }).optional(),
         }),
     });
 }
 
-/** Body of `PATCH /projects/:id`: every attribute optional; tag-bindings, when present, replace the set. */
+/**
+ * Body of `PATCH /projects/:id`: every attribute optional; tag-bindings, when present, replace the set.
+ * Like {@link createProjectRequestSchema}, every hosted attribute is read, and others are ignored.
+ */
 export function updateProjectRequestSchema() {
     return z.object({
         data: z.object({
@@ -63,6 +100,7 @@ export function updateProjectRequestSchema() {
                     name: projectNameRule().optional(),
                     description: projectDescriptionRule().nullable().optional(),
                     "auto-destroy-activity-duration": autoDestroyActivityDurationRule().nullable().optional(),
+                    ...projectHostedDefaults(),
                 })
                 .optional(),
             relationships: z.object({ "tag-bindings": tagBindingsRelationshipSchema().optional() }).optional(),
@@ -212,11 +250,28 @@ export function tagBindingSchema() {
     return tagBindingResourceSchema().transform(tagBindingFromWire);
 }
 
+/**
+ * Wire shape of an item of `GET /projects/:id/effective-tag-bindings` and `GET
+ * /workspaces/:id/effective-tag-bindings`: a tag binding under the hosted service's type
+ * `effective-tag-bindings` (a workspace's also carry `links.inherited-from`, which the client drops).
+ */
+export function effectiveTagBindingResourceSchema() {
+    return tagBindingResourceSchema().extend({ type: z.literal("effective-tag-bindings") });
+}
+
+/** An effective tag binding parsed into client terms: a {@link TagBinding} like any other. */
+export function effectiveTagBindingSchema() {
+    return effectiveTagBindingResourceSchema().transform(tagBindingFromWire);
+}
+
 /** A tag binding in client terms: what {@link tagBindingSchema} makes of a tag-binding resource. */
 export type TagBinding = z.output<ReturnType<typeof tagBindingSchema>>;
 
-/** {@link TagBinding} from the wire shape of {@link tagBindingResourceSchema}; a missing value reads as `""`. */
-export function tagBindingFromWire(wire: z.output<ReturnType<typeof tagBindingResourceSchema>>) {
+/**
+ * {@link TagBinding} from the wire shape of {@link tagBindingResourceSchema} (or of
+ * {@link effectiveTagBindingResourceSchema}: the type aside, the same); a missing value reads as `""`.
+ */
+export function tagBindingFromWire(wire: Omit<z.output<ReturnType<typeof tagBindingResourceSchema>>, "type">) {
     const createdAt = wire.attributes["created-at"];
     return {
         /** `tb-...`; only the answer of `PATCH /projects/:id/tag-bindings` carries it. */

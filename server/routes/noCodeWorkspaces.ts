@@ -31,9 +31,12 @@ import {
     moduleVariablesOf,
     openUpgradesOf,
     optionValues,
+    upgradeVarsOf,
+    upgradeVarsText,
     upsertVariable,
     variableOptionsOf,
     variablesOf,
+    withPlainValue,
     type NoCodeModuleRow,
     type ProjectRow,
     type VariableRow,
@@ -79,7 +82,8 @@ export function registerNoCodeWorkspaceRoutes(api: FastifyInstance, { db, option
             const { module, workspace } = noCodeWorkspace(db, principal, request.params.id, request.params.workspace, "manage");
             const { data } = parseBody(upgradeWorkspaceRequestSchema(), request.body);
             const items = data.relationships?.vars?.data ?? [];
-            const current = variablesOf(db, workspace.id);
+            // In clear: a var left without a value keeps the stored one, and the plan compares values.
+            const current = plainVariablesOf(db, workspace.id);
             const problems = varProblems(db, module, items, current);
             if (problems.length > 0) throw validationFailed(problems);
             const startedAtMs = Date.now();
@@ -217,7 +221,7 @@ function startUpgrade(
             sql(db, "UPDATE workspace_upgrades SET final_state = 'discarded', updated_at = ? WHERE id = ?").run(timestamp, run.id);
         }
     }
-    const unchanged = module.current_version_id === workspace.no_code_module_version_id && varsUnchanged(variablesOf(db, workspace.id), vars);
+    const unchanged = module.current_version_id === workspace.no_code_module_version_id && varsUnchanged(plainVariablesOf(db, workspace.id), vars);
     const organization = sql(db, "SELECT cost_estimation FROM organizations WHERE name = ?").get(workspace.organization) as { cost_estimation: number };
     const id = newId("run-");
     sql(db, `INSERT INTO workspace_upgrades (id, workspace_id, no_code_module_id, target_version_id, vars, plan_outcome, cost_estimation,
@@ -227,7 +231,7 @@ function startUpgrade(
         workspace.id,
         module.id,
         module.current_version_id,
-        JSON.stringify(vars),
+        upgradeVarsText(db, vars),
         forcedOutcome() ?? (unchanged ? "planned_and_finished" : "planned"),
         organization.cost_estimation,
         startedAtMs,
@@ -250,7 +254,7 @@ function confirmUpgrade(db: Db, workspace: WorkspaceRow, run: WorkspaceUpgradeRo
         throw conflict(`The upgrade ${run.id} cannot be confirmed: its status is '${status}' (${why})`);
     }
     const timestamp = now();
-    for (const values of JSON.parse(run.vars) as VariableValues[]) upsertVariable(db, workspace.id, values, timestamp);
+    for (const values of upgradeVarsOf(db, run)) upsertVariable(db, workspace.id, values, timestamp);
     sql(db, "UPDATE workspaces SET no_code_module_version_id = ?, updated_at = ? WHERE id = ?").run(run.target_version_id, timestamp, workspace.id);
     sql(db, "UPDATE workspace_upgrades SET final_state = 'applied', updated_at = ? WHERE id = ?").run(timestamp, run.id);
 }
@@ -338,6 +342,11 @@ function varValues(item: VarItems[number], existing?: VariableRow): VariableValu
         hcl: attributes.hcl ?? (existing ? existing.hcl === 1 : false),
         sensitive: attributes.sensitive ?? (existing ? existing.sensitive === 1 : false),
     };
+}
+
+/** A workspace's variables with their values in clear (sensitive ones opened), for the upgrade's rules and plan. */
+function plainVariablesOf(db: Db, workspaceId: string): VariableRow[] {
+    return variablesOf(db, workspaceId).map((variable) => withPlainValue(db, variable));
 }
 
 /** Whether a stored variable is the one a var item names: the same key and category. */

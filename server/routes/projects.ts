@@ -23,22 +23,21 @@ import {
     type Params,
 } from "../access";
 import { canCreateProjects, projectPermissions, type Principal } from "../auth";
-import { now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { ACCESS_LEVELS, now, readTransaction, sql, writeTransaction, type AccessLevel, type Db } from "../db";
 import { badParameter, conflict, forbidden, httpError, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
-import { pageRequest, paginate, singleParameter, type Query } from "../pagination";
+import { pageOf, pageOffset, pageRequest, singleParameter, type Query } from "../pagination";
 import {
     findProject,
     findWorkspace,
     insertProject,
-    projectCounts,
+    projectCountsFor,
     projectCountsOf,
-    projectsOf,
     tagBindingsOf,
     upsertTagBinding,
     type ProjectRow,
     type TagBindingRow,
 } from "../records";
-import { renderProject, renderTagBindingForList, renderTagBindingWritten } from "../render";
+import { renderEffectiveTagBinding, renderProject, renderTagBindingForList, renderTagBindingWritten } from "../render";
 
 /** Field labels of project bodies, for details such as "Tag key must be at most 128 characters". */
 const LABELS = { key: "Tag key", value: "Tag value", "tag-bindings": "Tag bindings" };
@@ -70,14 +69,13 @@ export function registerProjectRoutes(api: FastifyInstance, { db }: AppContext):
         requireOrganization(principal, request.params.organization);
         const query = listQuery(request.query as Query);
         return readTransaction(db, () => {
-            const visible = projectsOf(db, principal.organization).filter((project) => projectPermissions(principal, project).canRead);
-            const matching = matchingProjects(visible, principal, query);
-            const page = paginate(request, matching, query.page);
-            const counts = projectCounts(db, principal.organization);
+            const list = listPage(db, principal, query);
+            const counts = projectCountsFor(db, list.items.map((project) => project.id));
+            const page = pageOf(request, list.matching, query.page);
             return {
-                data: page.items.map((project) => renderProject(project, principal, "full", counts.get(project.id)!)),
+                data: list.items.map((project) => renderProject(project, principal, "full", counts.get(project.id)!)),
                 links: page.links,
-                meta: { "status-counts": { total: visible.length, matching: matching.length }, pagination: page.pagination },
+                meta: { "status-counts": { total: list.total, matching: list.matching }, pagination: page.pagination },
             };
         });
     });
@@ -108,16 +106,17 @@ export function registerProjectRoutes(api: FastifyInstance, { db }: AppContext):
         return reply.code(204).send();
     });
 
-    // For a project, the effective bindings are its own bindings: the same answer.
-    const listTagBindings = async (request: FastifyRequest<Params>) => {
+    // For a project, the effective bindings are its own bindings: the same set, under the hosted service's
+    // type `effective-tag-bindings` (go-tfe refuses any other type there).
+    const listTagBindings = (render: (binding: TagBindingRow) => object) => async (request: FastifyRequest<Params>) => {
         const principal = principalOf(request);
         return readTransaction(db, () => {
             const project = visibleProject(db, principal, request.params.id);
-            return { data: tagBindingsOf(db, project.id).map(renderTagBindingForList) };
+            return { data: tagBindingsOf(db, project.id).map((binding) => render(binding)) };
         });
     };
-    api.get<Params>("/projects/:id/tag-bindings", listTagBindings);
-    api.get<Params>("/projects/:id/effective-tag-bindings", listTagBindings);
+    api.get<Params>("/projects/:id/tag-bindings", listTagBindings(renderTagBindingForList));
+    api.get<Params>("/projects/:id/effective-tag-bindings", listTagBindings((binding) => renderEffectiveTagBinding(binding)));
 
     api.patch<Params>("/projects/:id/tag-bindings", async (request) => {
         const principal = principalOf(request);
@@ -226,8 +225,10 @@ function addTagBindings(db: Db, project: ProjectRow, tags: readonly Tag[]): TagB
 /**
  * Moves workspaces into `destination`, all or nothing: 403 when any of them is unknown or may not be moved
  * out of its project. A moved workspace that inherits its auto-destroy duration takes the destination's.
+ * Shared with `PATCH /workspaces/:id` and its `relationships.project` (routes/workspaces.ts), so both ways
+ * of moving follow the same rules; the caller's transaction makes it all-or-nothing with its other writes.
  */
-function moveWorkspaces(db: Db, principal: Principal, destination: ProjectRow, workspaceIds: readonly string[]): void {
+export function moveWorkspaces(db: Db, principal: Principal, destination: ProjectRow, workspaceIds: readonly string[]): void {
     const ids = [...new Set(workspaceIds)];
     const refused = ids.filter((id) => {
         const workspace = findWorkspace(db, id);
@@ -262,29 +263,169 @@ function listQuery(query: Query) {
     return {
         page: pageRequest(query),
         sort,
-        names: names !== undefined && names.length > 0 ? new Set(names) : undefined,
+        names: names !== undefined && names.length > 0 ? [...new Set(names)] : undefined,
         search: singleParameter(query, "q")?.toLowerCase() || undefined,
         onlyCreateWorkspace: permissionFilter(query, "filter[permissions][create-workspace]"),
         onlyUpdate: permissionFilter(query, "filter[permissions][update]"),
     };
 }
 
-/** The visible projects that match the query, in its order (creation order unless sorted by name). */
-function matchingProjects(visible: readonly ProjectRow[], principal: Principal, query: ReturnType<typeof listQuery>): ProjectRow[] {
-    const matching = visible.filter((project) => {
-        const name = project.name.toLowerCase();
-        // `q` is ignored when `filter[names]` is given.
-        if (query.names ? !query.names.has(name) : query.search !== undefined && !name.includes(query.search)) return false;
-        const permissions = projectPermissions(principal, project);
-        return (!query.onlyCreateWorkspace || permissions.canCreateWorkspace) && (!query.onlyUpdate || permissions.canUpdate);
-    });
-    if (query.sort === undefined) return matching;
-    const direction = query.sort === "-name" ? -1 : 1;
-    // Names are unique without regard to case, so this order is total.
-    return matching.sort((a, b) => {
-        const [left, right] = [a.name.toLowerCase(), b.name.toLowerCase()];
-        return direction * (left < right ? -1 : left > right ? 1 : 0);
-    });
+type ListQuery = ReturnType<typeof listQuery>;
+
+/**
+ * How a list request narrows projects by name: not at all, to nothing, to exact names (a JSON array for
+ * `json_each`, served by the `(organization, name)` index), to a substring through the trigram index
+ * (`project_names`, an FTS5 phrase) or to a substring by `LIKE` (a pattern with `%`, `_` and `\` escaped).
+ */
+type NameMatch =
+    | { kind: "all" }
+    | { kind: "none" }
+    | { kind: "names"; names: string }
+    | { kind: "index"; phrase: string; organizationMatches: number }
+    | { kind: "like"; pattern: string };
+
+/**
+ * Below this many trigram matches in the organization a search runs on the trigram index; at or above it
+ * (`q=proj` in an organization where every project is a "proj ...") the index would hand back most of the
+ * table, and `LIKE` on the organization's name index, which can stop at the page, costs less.
+ */
+const SELECTIVE_SEARCH_MATCHES = 2000;
+
+/** The trigram tokenizer needs three characters; a shorter search is a `LIKE`. */
+const TRIGRAM = 3;
+
+/**
+ * The page of projects a list request asks for, with the counts of `meta`: `total` (the projects the
+ * caller can see) and `matching` (those the filters keep). Everything is SQL on indexes: the page's own
+ * rows are the only projects read, whatever the size of the organization.
+ */
+function listPage(db: Db, principal: Principal, query: ListQuery): { total: number; matching: number; items: ProjectRow[] } {
+    const match = nameMatch(db, principal.organization, query);
+    const seesAll = seesEveryProject(principal);
+    // Owners and "manage projects" act as admin on every project: the permission filters keep them all.
+    const required: AccessLevel = seesAll ? "read" : query.onlyUpdate ? "admin" : query.onlyCreateWorkspace ? "maintain" : "read";
+    const total = seesAll
+        ? ((sql(db, "SELECT project_count FROM organization_project_counts WHERE organization = ?").get(principal.organization) as
+              | { project_count: number }
+              | undefined)?.project_count ?? 0)
+        : countProjects(db, listFilter(principal, "read", { kind: "all" }));
+    if (match.kind === "none") return { total, matching: 0, items: [] };
+    const filter = listFilter(principal, required, match);
+    const matching =
+        match.kind === "all" && required === "read"
+            ? total
+            : match.kind === "index" && seesAll
+              ? match.organizationMatches
+              : countProjects(db, filter);
+    const offset = pageOffset(query.page);
+    if (offset >= matching) return { total, matching, items: [] };
+    // The page's rowids first (on an index or a short candidate list), then only those rows: skipping
+    // `offset` rows and sorting candidates never reads whole rows.
+    const sortsAfter = match.kind === "names" || match.kind === "index";
+    const pageRowids = `SELECT p.rowid FROM projects p WHERE ${filter.where} ORDER BY ${orderBy("p", query.sort, sortsAfter)} LIMIT @limit OFFSET @offset`;
+    const items = sql(db, `SELECT page.* FROM projects page WHERE page.rowid IN (${pageRowids}) ORDER BY ${orderBy("page", query.sort)}`).all({
+        ...filter.params,
+        limit: query.page.size,
+        offset,
+    }) as ProjectRow[];
+    return { total, matching, items };
+}
+
+/**
+ * The list's order over the projects aliased `alias`: creation order (rowid), or by name without regard to
+ * case; names are unique in an organization in that sense (the column is NOCASE), so each order is total.
+ * `sortsAfter`: the rows come from a short candidate list (exact names, a selective search) and are sorted
+ * once found; `+` keeps SQLite from walking the whole organization in order instead, just to skip a sort.
+ */
+function orderBy(alias: string, sort: ListQuery["sort"], sortsAfter = false): string {
+    const column = `${sortsAfter ? "+" : ""}${alias}.${sort === undefined ? "rowid" : "name COLLATE NOCASE"}`;
+    return sort === "-name" ? `${column} DESC` : column;
+}
+
+/** Whether the principal acts as admin on every project of its organization (as {@link projectPermissions} says). */
+function seesEveryProject(principal: Principal): boolean {
+    return principal.owners || principal.manageProjects;
+}
+
+/**
+ * The `WHERE` of the projects of the principal's organization that it holds at least `required` on (through
+ * any of its teams: the strongest access wins, as in {@link projectPermissions}) and that `match` keeps.
+ * Statements differ only by shape (a few dozen at most), so each is prepared once.
+ */
+function listFilter(principal: Principal, required: AccessLevel, match: NameMatch): { where: string; params: Record<string, unknown> } {
+    const seesAll = seesEveryProject(principal);
+    const params: Record<string, unknown> = { organization: principal.organization };
+    // When the team's access rows or the trigram index narrow more than the organization does, `+` keeps
+    // SQLite from walking the whole organization instead (it has no statistics to tell).
+    const drivenElsewhere = !seesAll || match.kind === "index";
+    const clauses = [`${drivenElsewhere ? "+" : ""}p.organization = @organization`];
+    if (!seesAll) {
+        const levels = ACCESS_LEVELS.slice(ACCESS_LEVELS.indexOf(required));
+        const levelClause = required === "read" ? "" : ` AND a.access IN (${levels.map((level) => `'${level}'`).join(", ")})`;
+        clauses.push(`p.id IN (SELECT a.project_id FROM team_project_access a
+                               WHERE a.team_id IN (SELECT value FROM json_each(@teams))${levelClause})`);
+        params.teams = JSON.stringify(principal.teamIds);
+    }
+    switch (match.kind) {
+        case "names":
+            // `p.name` is NOCASE, so IN compares without regard to case.
+            clauses.push("p.name IN (SELECT value FROM json_each(@names))");
+            params.names = match.names;
+            break;
+        case "index":
+            clauses.push("p.rowid IN (SELECT rowid FROM project_names WHERE project_names MATCH @phrase)");
+            params.phrase = match.phrase;
+            break;
+        case "like":
+            // LIKE is case-insensitive for ASCII, which is all a project name holds.
+            clauses.push("p.name LIKE @pattern ESCAPE '\\'");
+            params.pattern = match.pattern;
+            break;
+        case "all":
+        case "none":
+            break;
+    }
+    return { where: clauses.join(" AND "), params };
+}
+
+function countProjects(db: Db, filter: { where: string; params: Record<string, unknown> }): number {
+    return (sql(db, `SELECT COUNT(*) AS n FROM projects p WHERE ${filter.where}`).get(filter.params) as { n: number }).n;
+}
+
+/**
+ * What `filter[names]` or `q` (ignored when `filter[names]` is given) keeps, as SQL can ask it. Project
+ * names are printable ASCII (the name rule, for the API and seeds alike), so a name or search holding
+ * anything else (after lower-casing: `K`, the Kelvin sign, is a `k`) matches nothing, and what reaches SQL
+ * is plain ASCII, where every case-insensitive comparison agrees.
+ */
+function nameMatch(db: Db, organization: string, query: ListQuery): NameMatch {
+    if (query.names !== undefined) {
+        const names = query.names.filter(isPrintableAscii);
+        return names.length === 0 ? { kind: "none" } : { kind: "names", names: JSON.stringify(names) };
+    }
+    const search = query.search;
+    if (search === undefined) return { kind: "all" };
+    if (!isPrintableAscii(search)) return { kind: "none" };
+    // Every character literal: `%`, `_` and the escape character itself are escaped for LIKE...
+    const like: NameMatch = { kind: "like", pattern: `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%` };
+    if (search.length < TRIGRAM) return like;
+    // ...and for FTS5 the search is one quoted phrase (a trigram phrase is a substring), `"` doubled, so
+    // `*`, `-`, `:`, `^`, `(` or `OR` in it are text, not query syntax.
+    const phrase = `"${search.replace(/"/g, '""')}"`;
+    // The organization's matches, counted up to the limit (the index leads, so counting stops there): the
+    // count of `matching` itself for a caller who sees every project.
+    const hits = (
+        sql(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM project_names f CROSS JOIN projects p ON p.rowid = f.rowid
+                 WHERE f.project_names MATCH ? AND p.organization = ? LIMIT ${SELECTIVE_SEARCH_MATCHES})`).get(phrase, organization) as {
+            n: number;
+        }
+    ).n;
+    if (hits === 0) return { kind: "none" };
+    return hits < SELECTIVE_SEARCH_MATCHES ? { kind: "index", phrase, organizationMatches: hits } : like;
+}
+
+function isPrintableAscii(text: string): boolean {
+    return /^[\x20-\x7e]*$/.test(text);
 }
 
 /** Whether a `filter[permissions][...]` parameter asks for filtering (present and not `false`). */

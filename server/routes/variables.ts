@@ -19,7 +19,16 @@ import type { Principal } from "../auth";
 import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
 import { invalidParameter, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { singleParameter, type Query } from "../pagination";
-import { findVariable, findWorkspace, findWorkspaceByName, variablesOf, type VariableRow, type WorkspaceRow } from "../records";
+import {
+    findVariable,
+    findWorkspace,
+    findWorkspaceByName,
+    storedVariableValue,
+    variablesOf,
+    withPlainValue,
+    type VariableRow,
+    type WorkspaceRow,
+} from "../records";
 import { renderVariable } from "../render";
 
 const WORKSPACE_FILTER = "filter[workspace][name]";
@@ -103,7 +112,8 @@ function createVariable(db: Db, workspace: WorkspaceRow, attributes: CreateBody[
         id: newId("var-"),
         workspace_id: workspace.id,
         key: attributes.key,
-        value: attributes.value ?? "",
+        // A sensitive value is stored sealed; the row is only rendered, which never shows it.
+        value: storedVariableValue(db, attributes.value ?? "", Boolean(attributes.sensitive)),
         description: attributes.description ?? null,
         category: attributes.category,
         hcl: attributes.hcl ? 1 : 0,
@@ -137,7 +147,8 @@ function updateVariable(db: Db, current: VariableRow, bodyId: string | undefined
     }
     const next = {
         key: attributes.key ?? current.key,
-        value: attributes.value === undefined ? current.value : (attributes.value ?? ""),
+        // In clear: a value kept while the variable turns sensitive is sealed below like a new one.
+        value: attributes.value === undefined ? withPlainValue(db, current).value : (attributes.value ?? ""),
         description: attributes.description === undefined ? current.description : attributes.description,
         category: attributes.category ?? current.category,
         hcl: attributes.hcl === undefined ? current.hcl : attributes.hcl ? 1 : 0,
@@ -146,7 +157,17 @@ function updateVariable(db: Db, current: VariableRow, bodyId: string | undefined
     if (problems.length === 0) problems.push(...keyProblems(db, current.workspace_id, next.category, next.key, current.id));
     if (problems.length > 0) throw validationFailed(problems);
     sql(db, `UPDATE variables SET key = ?, value = ?, description = ?, category = ?, hcl = ?, sensitive = ?, version_id = ?, updated_at = ?
-             WHERE id = ?`).run(next.key, next.value, next.description, next.category, next.hcl, next.sensitive, newId(""), now(), current.id);
+             WHERE id = ?`).run(
+        next.key,
+        storedVariableValue(db, next.value, next.sensitive),
+        next.description,
+        next.category,
+        next.hcl,
+        next.sensitive,
+        newId(""),
+        now(),
+        current.id,
+    );
     return findVariable(db, current.id)!;
 }
 

@@ -1,21 +1,35 @@
 /**
  * Workspaces beyond `api.md`, as on the hosted service: `GET`, `PATCH` (name, description, auto-apply,
- * execution settings, source) and `DELETE /workspaces/:id`, `GET /organizations/:org/workspaces/:name`, and
- * the workspace's effective tag bindings (its project's). Reading needs `read` on the project; changing and
- * deleting need `maintain`.
+ * execution settings, source, and `relationships.project`, which moves the workspace) and `DELETE
+ * /workspaces/:id`, `GET /organizations/:org/workspaces/:name`, and the workspace's effective tag bindings
+ * (its project's). Reading needs `read` on the project; changing and deleting need `maintain`, and a move
+ * also needs it on the destination (the move endpoint's rules).
  */
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
-import { updateWorkspaceRequestSchema } from "../../sdk/model";
+import { WORKSPACE_STORED_ATTRIBUTES, updateWorkspaceRequestSchema } from "../../sdk/model";
 import { principalOf, type AppContext } from "../app";
-import { manageableWorkspace, requireOrganization, visibleWorkspace, type Params } from "../access";
+import { manageableWorkspace, moveDestination, requireOrganization, visibleWorkspace, type Params } from "../access";
 import type { Principal } from "../auth";
 import { now, readTransaction, sql, writeTransaction, type Db } from "../db";
-import { parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
-import { findWorkspace, findWorkspaceByName, noCodeModuleOfWorkspace, tagBindingsOf, variablesOf, type WorkspaceRow } from "../records";
-import { renderTagBindingForList, renderWorkspace } from "../render";
+import { labelOf, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import {
+    findWorkspace,
+    findWorkspaceByName,
+    noCodeModuleOfWorkspace,
+    tagBindingsOf,
+    variablesOf,
+    type ProjectRow,
+    type WorkspaceRow,
+} from "../records";
+import { renderEffectiveTagBinding, renderWorkspace } from "../render";
+import { moveWorkspaces } from "./projects";
 
-type UpdateAttributes = NonNullable<z.output<ReturnType<typeof updateWorkspaceRequestSchema>>["data"]["attributes"]>;
+/** The body schema, built once (a schema is immutable). */
+const UPDATE_REQUEST = updateWorkspaceRequestSchema();
+
+type UpdateData = z.output<typeof UPDATE_REQUEST>["data"];
+type UpdateAttributes = NonNullable<UpdateData["attributes"]>;
 
 /** Registers the `/workspaces/:id` routes under `/api/v2`. */
 export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext): void {
@@ -34,21 +48,23 @@ export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext
         });
     });
 
-    // Tags are inherited from the project: a workspace's effective set is its project's.
+    // Tags are inherited from the project: a workspace's effective set is its project's, each binding
+    // naming the project it comes from.
     api.get<Params>("/workspaces/:id/effective-tag-bindings", async (request) => {
         const principal = principalOf(request);
         return readTransaction(db, () => {
             const workspace = visibleWorkspace(db, principal, request.params.id);
-            return { data: tagBindingsOf(db, workspace.project_id).map(renderTagBindingForList) };
+            return { data: tagBindingsOf(db, workspace.project_id).map((binding) => renderEffectiveTagBinding(binding, workspace.project_id)) };
         });
     });
 
+    // One transaction: the attributes and the move are written together or not at all.
     api.patch<Params>("/workspaces/:id", async (request) => {
         const principal = principalOf(request);
         return writeTransaction(db, () => {
             const current = manageableWorkspace(db, principal, request.params.id);
-            const { data } = parseBody(updateWorkspaceRequestSchema(), request.body);
-            return workspaceDocument(db, principal, updateWorkspace(db, current, data.id, data.attributes ?? {}));
+            const { data } = parseBody(UPDATE_REQUEST, request.body);
+            return workspaceDocument(db, principal, updateWorkspace(db, principal, current, data));
         });
     });
 
@@ -80,11 +96,17 @@ export function workspaceDocument(db: Db, principal: Principal, workspace: Works
 
 /**
  * Updates the attributes given; the others keep their value. Switching to `remote` drops the agent pool; an
- * `agent` workspace keeps its pool unless given another. 422 for a name taken in the organization or
- * execution settings that break {@link executionProblems}.
+ * `agent` workspace keeps its pool unless given another. With `relationships.project`, moves the workspace
+ * under the move endpoint's rules ({@link moveWorkspaces}): 404 when the destination is unknown or the
+ * caller may not move workspaces into it. 422 for a name taken in the organization, execution settings that
+ * break {@link executionProblems}, or a hosted attribute this service cannot apply ({@link unappliedProblems}).
+ * Every check runs before the first write, and the caller's transaction makes the whole all-or-nothing.
  */
-function updateWorkspace(db: Db, current: WorkspaceRow, bodyId: string | undefined, attributes: UpdateAttributes): WorkspaceRow {
-    const problems = urlIdProblems(bodyId, current.id, "workspace");
+function updateWorkspace(db: Db, principal: Principal, current: WorkspaceRow, data: UpdateData): WorkspaceRow {
+    const attributes: UpdateAttributes = data.attributes ?? {};
+    const projectId = data.relationships?.project?.data.id;
+    const destination = projectId === undefined ? undefined : moveDestination(db, principal, projectId);
+    const problems = urlIdProblems(data.id, current.id, "workspace");
     if (attributes.name !== undefined) {
         // The column is COLLATE NOCASE: names are unique in any case.
         const other = findWorkspaceByName(db, current.organization, attributes.name);
@@ -95,6 +117,12 @@ function updateWorkspace(db: Db, current: WorkspaceRow, bodyId: string | undefin
     const agentPoolGiven = attributes["agent-pool-id"] !== undefined;
     const agentPoolId = agentPoolGiven ? (attributes["agent-pool-id"] ?? null) : mode === "remote" ? null : current.agent_pool_id;
     problems.push(...executionProblems(db, current.organization, mode, agentPoolId, agentPoolGiven));
+    problems.push(
+        ...unappliedProblems(current, data, destination, {
+            "execution-mode": modeGiven || current.execution_mode_overwritten === 1,
+            "agent-pool": agentPoolGiven || modeGiven || current.agent_pool_overwritten === 1,
+        }),
+    );
     if (problems.length > 0) throw validationFailed(problems);
 
     const keep = <T>(given: T | undefined, stored: T): T => (given === undefined ? stored : given);
@@ -113,7 +141,75 @@ function updateWorkspace(db: Db, current: WorkspaceRow, bodyId: string | undefin
         now(),
         current.id,
     );
+    if (destination) moveWorkspaces(db, principal, destination, [current.id]);
     return findWorkspace(db, current.id)!;
+}
+
+/**
+ * The hosted service's update fields that this service holds no setting for, judged against the workspace
+ * as the request leaves it (`overwritesAfter`, `destination`): each is accepted when it says what the
+ * workspace is (so it changes nothing) and refused otherwise, never dropped. `vcs-repo` `{}` (pytfe sends
+ * it on every update) or `null`: there is no VCS connection. A `WORKSPACE_STORED_ATTRIBUTES` value: the
+ * workspace's own. `setting-overwrites`: what the update leaves them. `tag-bindings`: empty (a workspace
+ * has no tags of its own here).
+ */
+function unappliedProblems(
+    current: WorkspaceRow,
+    data: UpdateData,
+    destination: ProjectRow | undefined,
+    overwritesAfter: { "execution-mode": boolean; "agent-pool": boolean },
+): Problem[] {
+    const attributes: Record<string, unknown> = data.attributes ?? {};
+    const problems: Problem[] = [];
+    const at = (...path: string[]) => ["data", "attributes", ...path];
+
+    const vcsRepo = attributes["vcs-repo"];
+    const noVcsRepo = vcsRepo === undefined || vcsRepo === null || (typeof vcsRepo === "object" && !Array.isArray(vcsRepo) && Object.keys(vcsRepo).length === 0);
+    if (!noVcsRepo) {
+        problems.push({ path: at("vcs-repo"), detail: "Vcs repo is not supported on this service: workspaces here have no VCS connection; send null or {}, or leave it out" });
+    }
+
+    // A moved workspace takes the destination's duration (it inherits); otherwise it keeps its own.
+    const durationAfter =
+        destination && current.auto_destroy_activity_inherited === 1 ? destination.auto_destroy_activity_duration : current.auto_destroy_activity_duration;
+    const storedAfter: Record<(typeof WORKSPACE_STORED_ATTRIBUTES)[number], string | null> = {
+        "auto-destroy-activity-duration": durationAfter,
+        "infra-version": current.infra_version,
+        "terraform-version": current.infra_version,
+        "working-directory": current.working_directory,
+    };
+    const hint: Record<(typeof WORKSPACE_STORED_ATTRIBUTES)[number], string> = {
+        "auto-destroy-activity-duration": "a workspace here follows its project's duration; set it on the project",
+        "infra-version": "this service does not change a workspace's version",
+        "terraform-version": "this service does not change a workspace's version",
+        "working-directory": "this service does not change a workspace's working directory",
+    };
+    for (const name of WORKSPACE_STORED_ATTRIBUTES) {
+        const given = attributes[name];
+        if (given === undefined || (given ?? "") === (storedAfter[name] ?? "")) continue;
+        const value = storedAfter[name] === null ? "null" : `'${storedAfter[name]}'`;
+        problems.push({ path: at(name), detail: `${labelOf(name)} cannot be changed: ${hint[name]}. This workspace's is ${value}; send that or leave it out` });
+    }
+
+    const overwrites = attributes["setting-overwrites"] as Partial<Record<"execution-mode" | "agent-pool", boolean>> | undefined;
+    for (const setting of ["execution-mode", "agent-pool"] as const) {
+        const given = overwrites?.[setting];
+        if (given === undefined || given === overwritesAfter[setting]) continue;
+        problems.push({
+            path: at("setting-overwrites", setting),
+            detail: given
+                ? `Setting overwrites ${setting} may only be true with a value for ${setting === "execution-mode" ? "execution-mode" : "agent-pool-id or execution-mode"} in the same request`
+                : `Setting overwrites ${setting} cannot be false on this service: a workspace here keeps the ${setting.replace("-", " ")} it was given (there is no project default to fall back to)`,
+        });
+    }
+
+    if ((data.relationships?.["tag-bindings"]?.data.length ?? 0) > 0) {
+        problems.push({
+            path: ["data", "relationships", "tag-bindings", "data"],
+            detail: "Tag bindings of a workspace are not supported on this service: a workspace's tags are its project's; bind them to the project (PATCH /projects/:id/tag-bindings)",
+        });
+    }
+    return problems;
 }
 
 /**

@@ -3,68 +3,12 @@
  * (`npm test` builds first). Address line, ping, a real request with a seed token, graceful stop on
  * SIGTERM, durability of a file database across `kill -9`, idempotent seeding, the demo seed.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { DEMO_SEED } from "../../server/seed";
-
-const ROOT = resolve(__dirname, "../..");
-const MAIN = join(ROOT, "dist/server/main.js");
-const EXAMPLE_SEED = join(ROOT, "examples/seed.json");
-const ADDRESS_LINE = /^wos-server listening on (http:\/\/\S+)$/m;
-
-interface RunningServer {
-    child: ChildProcess;
-    url: string;
-    stderr(): string;
-    exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const started: ChildProcess[] = [];
-
-/** Spawns the CLI, collecting its output; `exited` settles with its exit. */
-function spawnCli(args: string[]) {
-    const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    started.push(child);
-    const output = { stdout: "", stderr: "" };
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output.stdout += chunk));
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (output.stderr += chunk));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-        child.once("exit", (code, signal) => done({ code, signal })),
-    );
-    return { child, output, exited };
-}
-
-/** Starts the CLI and waits for its address line (or its exit, which fails the test with its stderr). */
-function startCli(args: string[]): Promise<RunningServer> {
-    const { child, output, exited } = spawnCli(args);
-    return new Promise((resolveStart, rejectStart) => {
-        const onData = () => {
-            const match = ADDRESS_LINE.exec(output.stdout);
-            if (!match) return;
-            child.stdout!.off("data", onData);
-            resolveStart({ child, url: match[1]!, stderr: () => output.stderr, exited });
-        };
-        child.stdout!.on("data", onData);
-        void exited.then(({ code }) => rejectStart(new Error(`wos-server exited (${code}) before listening:\n${output.stderr}`)));
-    });
-}
-
-/** Runs the CLI to completion (for invocations that must fail). */
-async function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const { output, exited } = spawnCli(args);
-    const { code } = await exited;
-    return { code, ...output };
-}
-
-async function stop(server: RunningServer): Promise<number | null> {
-    server.child.kill("SIGTERM");
-    const { code, signal } = await server.exited;
-    if (code === null) throw new Error(`wos-server ended by ${signal}, stderr:\n${server.stderr()}`);
-    return code;
-}
+import { ADDRESS_LINE, EXAMPLE_SEED, killStartedClis, runCli, startCli, stopCli as stop, type RunningServer } from "../support/cli";
 
 function api(server: RunningServer, path: string, token?: string, init: RequestInit = {}) {
     const headers: Record<string, string> = { "content-type": "application/vnd.api+json" };
@@ -73,11 +17,14 @@ function api(server: RunningServer, path: string, token?: string, init: RequestI
 }
 
 /** Every row of every table, for comparing two states of a database. */
-function dump(path: string): Record<string, unknown[]> {
+function dump(path: string): Record<string, string[]> {
     const db = new Database(path, { readonly: true });
     try {
         const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
-        return Object.fromEntries(tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
+        // Rows in a stable order without `rowid` (the project-name index's shadow tables have none).
+        const rows = (name: string) =>
+            db.prepare(`SELECT * FROM "${name}"`).all().map((row) => JSON.stringify(row)).sort();
+        return Object.fromEntries(tables.map(({ name }) => [name, rows(name)]));
     } finally {
         db.close();
     }
@@ -90,7 +37,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-    for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    killStartedClis();
     rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -236,6 +183,33 @@ describe("wos-server command line", () => {
         expect(result.stdout).not.toMatch(ADDRESS_LINE);
         expect(result.stderr).toContain("--log-level must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'");
         expect(result.stderr).toContain("usage: wos-server");
+    });
+
+    test("refuses connection limits out of range and a public URL that is not an http(s) base, naming the option", async () => {
+        const cases: [string[], string][] = [
+            [["--request-timeout-ms", "0"], "--request-timeout-ms must be a positive integer, got '0'"],
+            [["--max-connections", "many"], "--max-connections must be a positive integer, got 'many'"],
+            [["--shutdown-grace-ms=1.5"], "--shutdown-grace-ms must be a non-negative integer, got '1.5'"],
+            [["--public-url", "ftp://wos.example.test"], "--public-url must be an absolute http:// or https:// URL without credentials, query or fragment, got 'ftp://wos.example.test'"],
+            [["--public-url", "https://wos.example.test/?x=1"], "got 'https://wos.example.test/?x=1'"],
+            [["--public-url", "wos.example.test"], "got 'wos.example.test'"],
+        ];
+        for (const [args, message] of cases) {
+            const result = await runCli(["--port", "0", "--data", ":memory:", ...args]);
+            expect({ args, code: result.code, listening: ADDRESS_LINE.test(result.stdout) }).toEqual({ args, code: 2, listening: false });
+            expect(result.stderr).toContain(message);
+            expect(result.stderr).toContain("usage: wos-server");
+        }
+    });
+
+    test("builds absolute links on --public-url, its path prefix kept", async () => {
+        const server = await startCli(["--port", "0", "--data", ":memory:", "--seed", EXAMPLE_SEED, "--public-url", "https://wos.example.test/base/"]);
+        const list = await api(server, "/organizations/acme/projects?page%5Bsize%5D=1", "team-owners-secret");
+        expect(list.status).toBe(200);
+        const body = (await list.json()) as { links: Record<string, string | null> };
+        expect(body.links.self).toBe("https://wos.example.test/base/api/v2/organizations/acme/projects?page%5Bnumber%5D=1&page%5Bsize%5D=1");
+        expect(body.links.next).toBe("https://wos.example.test/base/api/v2/organizations/acme/projects?page%5Bnumber%5D=2&page%5Bsize%5D=1");
+        expect(await stop(server)).toBe(0);
     });
 
     test("the built-in demo seed is the content of examples/seed.json", () => {

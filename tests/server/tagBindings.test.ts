@@ -97,7 +97,7 @@ describe("GET /projects/:id/tag-bindings", () => {
 });
 
 describe("GET /projects/:id/effective-tag-bindings", () => {
-    test("answers exactly what tag-bindings answers: the same tag-binding resources (api.md: the same result set)", async () => {
+    test("answers the same result set as tag-bindings (api.md), as items of the hosted type effective-tag-bindings", async () => {
         const id = await projectWithTags([
             { key: "a", value: "1" },
             { key: "b", value: "2" },
@@ -105,10 +105,13 @@ describe("GET /projects/:id/effective-tag-bindings", () => {
         const response = await owners.get(`/projects/${id}/effective-tag-bindings`);
         expectStatus(response, 200);
         expect(response.body.data).toHaveLength(2);
-        expect(response.body).toEqual((await owners.get(`/projects/${id}/tag-bindings`)).body);
+        // go-tfe refuses any type but effective-tag-bindings here; the bindings are the project's own (no link).
+        const own = (await owners.get(`/projects/${id}/tag-bindings`)).body.data;
+        expect(response.body.data).toEqual(own.map((binding: any) => ({ ...binding, type: "effective-tag-bindings" })));
         for (const binding of response.body.data) {
-            expect(binding.type).toBe("tag-bindings");
+            expect(binding.type).toBe("effective-tag-bindings");
             expect(Object.keys(binding.attributes).sort()).toEqual(["created-at", "key", "value"]);
+            expect(binding.links).toBeUndefined();
         }
     });
 
@@ -390,10 +393,18 @@ describe("workspace effective tags follow the project", () => {
             .sort();
     }
 
-    test("a workspace's effective tags are its project's bindings, as the project's tag-bindings answers them", async () => {
+    test("a workspace's effective tags are its project's bindings, as effective-tag-bindings items linking to the project", async () => {
         const response = await localOwners.get(`/workspaces/${WORKSPACES.staging}/effective-tag-bindings`);
         expectStatus(response, 200);
-        expect(response.body).toEqual((await localOwners.get(`/projects/${ids.Staging}/tag-bindings`)).body);
+        const own = (await localOwners.get(`/projects/${ids.Staging}/tag-bindings`)).body.data;
+        expect(own).toHaveLength(2);
+        expect(response.body.data).toEqual(
+            own.map((binding: any) => ({
+                ...binding,
+                type: "effective-tag-bindings",
+                links: { "inherited-from": `/api/v2/projects/${ids.Staging}` },
+            })),
+        );
     });
 
     test("a workspace's effective tags are its project's bindings", async () => {

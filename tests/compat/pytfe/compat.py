@@ -33,6 +33,13 @@ from pytfe.models import (
     NoCodeWorkspaceCreateOptions,
     NoCodeWorkspaceUpgradeOptions,
     NoCodeWorkspaceVariable,
+    Project,
+    ProjectAddTagBindingsOptions,
+    ProjectCreateOptions,
+    ProjectListOptions,
+    ProjectUpdateOptions,
+    TagBinding,
+    WorkspaceUpdateOptions,
 )
 from pytfe.models.variable import CategoryType
 from pytfe.models.workspace import ExecutionMode
@@ -352,9 +359,297 @@ def run_nocode_delete(r: Runner) -> None:
     r.call("noCodeModules.read(deleted)", needs, read_deleted)
 
 
+# ---------------------------------------------------------------------------------------------------------
+# Scenario "projects" (issue 6): projects, tag bindings, workspaces, moves and /vars, in the order of the Go
+# program's runProjects; parameters as its projectsPlan. pytfe has no service for the standalone /vars
+# endpoints: those calls go through the client's own transport (its private ``_transport``, the one every
+# pytfe service uses) and are decoded as the dicts the answer holds.
+
+
+def project_result(project: Any) -> dict[str, Any]:
+    result = {
+        "id": project.id,
+        "name": project.name,
+        "description": project.description,
+        "organization": getattr(project.organization, "id", None),
+    }
+    # Only the answers that carry the attribute (show) say what it is.
+    if "auto_destroy_activity_duration" in project.model_fields_set:
+        result["autoDestroyActivityDuration"] = project.auto_destroy_activity_duration
+    return result
+
+
+def tag_results(bindings: Any) -> list[dict[str, Any]]:
+    return [{"id": b.id, "key": b.key, "value": b.value} for b in bindings]
+
+
+def effective_tag_results(bindings: Any) -> list[dict[str, Any]]:
+    return sorted(
+        [{"id": b.id, "key": b.key, "value": b.value, "links": b.links} for b in bindings], key=lambda b: b["key"]
+    )
+
+
+def tags(items: list[dict[str, str]]) -> list[TagBinding]:
+    return [TagBinding(key=t["key"], value=t["value"]) for t in items]
+
+
+def variable_result(item: dict[str, Any]) -> dict[str, Any]:
+    attributes = item.get("attributes") or {}
+    workspace = ((item.get("relationships") or {}).get("configurable") or {}).get("data") or {}
+    return {
+        "id": item.get("id"),
+        "key": attributes.get("key"),
+        "value": attributes.get("value"),
+        "description": attributes.get("description"),
+        "category": attributes.get("category"),
+        "hcl": attributes.get("hcl"),
+        "sensitive": attributes.get("sensitive"),
+        "workspaceId": workspace.get("id"),
+    }
+
+
+def run_projects(r: Runner) -> None:
+    p = r.params
+    projects = r.client.projects
+    workspaces = r.client.workspaces
+    transport = r.client._transport
+    state: dict[str, Any] = {}
+
+    def create() -> Any:
+        c = p["create"]
+        project = projects.create(
+            p["organization"],
+            ProjectCreateOptions(
+                name=c["name"],
+                description=c["description"],
+                auto_destroy_activity_duration=c["autoDestroyActivityDuration"],
+                tag_bindings=tags(c["tags"]),
+            ),
+        )
+        state["project"] = project.id
+        r.output("projectId", project.id)
+        return project_result(project)
+
+    r.call("projects.create(tag bindings)", None, create)
+
+    def create_second() -> Any:
+        project = projects.create(
+            p["organization"], ProjectCreateOptions(name=p["second"]["name"], tag_bindings=tags(p["second"]["tags"]))
+        )
+        state["second"] = project.id
+        r.output("secondProjectId", project.id)
+        return project_result(project)
+
+    r.call("projects.create", None, create_second)
+
+    need_project = {"the project id": state.get("project")}
+    r.call("projects.read", need_project, lambda: project_result(projects.read(state["project"])))
+
+    def update() -> Any:
+        u = p["update"]
+        project = projects.update(
+            state["project"],
+            ProjectUpdateOptions(name=u["name"], description=u["description"], tag_bindings=tags(u["tags"])),
+        )
+        return project_result(project)
+
+    r.call("projects.update(name, description, tag bindings)", need_project, update)
+
+    # pytfe walks the pages itself (meta.pagination's next-page); the exchanges show each page.
+    r.call(
+        "projects.list(q, every page)",
+        None,
+        lambda: {
+            "names": [
+                project.name
+                for project in projects.list(p["organization"], ProjectListOptions(query=p["search"], page_size=p["pageSize"]))
+            ]
+        },
+    )
+    r.call(
+        "projects.list(filter names)",
+        None,
+        lambda: {"names": sorted(project.name for project in projects.list(p["organization"], ProjectListOptions(name=p["listNames"])))},
+    )
+
+    r.call("projects.listTagBindings", need_project, lambda: tag_results(projects.list_tag_bindings(state["project"])))
+    r.call(
+        "projects.addTagBindings",
+        need_project,
+        lambda: tag_results(
+            projects.add_tag_bindings(state["project"], ProjectAddTagBindingsOptions(tag_bindings=tags(p["addTags"])))
+        ),
+    )
+    r.call(
+        "projects.listEffectiveTagBindings",
+        need_project,
+        lambda: effective_tag_results(projects.list_effective_tag_bindings(state["project"])),
+    )
+
+    ws = p["workspace"]
+    r.call("workspaces.readByID", None, lambda: workspace_result(workspaces.read_by_id(ws["id"])))
+    r.call(
+        "workspaces.read(by name)",
+        None,
+        lambda: workspace_result(workspaces.read(ws["name"], organization=p["organization"])),
+    )
+
+    def update_attributes() -> Any:
+        u = ws["update"]
+        workspace = workspaces.update_by_id(
+            ws["id"],
+            WorkspaceUpdateOptions(
+                description=u["description"],
+                auto_apply=u["autoApply"],
+                execution_mode=ExecutionMode(u["executionMode"]),
+                agent_pool_id=u.get("agentPoolId") or None,
+            ),
+        )
+        return workspace_result(workspace)
+
+    r.call("workspaces.updateByID(attributes)", None, update_attributes)
+
+    def move_by_update() -> Any:
+        workspace = workspaces.update_by_id(
+            ws["id"], WorkspaceUpdateOptions(description=ws["moveDescription"], project=Project(id=state["project"]))
+        )
+        return workspace_result(workspace)
+
+    r.call("workspaces.updateByID(project and description)", need_project, move_by_update)
+
+    def move() -> Any:
+        projects.move_workspaces(state["project"], [p["secondWorkspaceId"]])
+        return {}
+
+    r.call("projects.moveWorkspaces", need_project, move)
+
+    def refused_move() -> Any:
+        try:
+            workspaces.update_by_id(
+                ws["id"],
+                WorkspaceUpdateOptions(description=ws["refusedDescription"], project=Project(id=p["unknownProjectId"])),
+            )
+        except NotFound:
+            return {"error": "NotFound"}
+        raise AssertionError("expected NotFound, the call succeeded")
+
+    r.call("workspaces.updateByID(unknown project and description)", None, refused_move)
+
+    r.call(
+        "workspaces.listEffectiveTagBindings",
+        None,
+        lambda: effective_tag_results(workspaces.list_effective_tag_bindings(ws["id"])),
+    )
+
+    def create_var(name: str, v: dict[str, Any], output: str) -> None:
+        def fn() -> Any:
+            body = {
+                "data": {
+                    "type": "vars",
+                    "attributes": {
+                        "key": v["key"],
+                        "value": v["value"],
+                        "description": v["description"],
+                        "category": v["category"],
+                        "hcl": v["hcl"],
+                        "sensitive": v["sensitive"],
+                    },
+                    "relationships": {"workspace": {"data": {"type": "workspaces", "id": ws["id"]}}},
+                }
+            }
+            created = transport.request("POST", "/api/v2/vars", json_body=body).json()["data"]
+            state[output] = created["id"]
+            r.output(output, created["id"])
+            return variable_result(created)
+
+        r.call(name, None, fn)
+        r.report["calls"][-1]["via"] = "client._transport.request (pytfe has no service for /vars)"
+
+    create_var("vars.create", p["vars"]["plain"], "plainVarId")
+    create_var("vars.create(sensitive)", p["vars"]["sensitive"], "sensitiveVarId")
+
+    def list_vars(name: str) -> None:
+        def fn() -> Any:
+            params = {"filter[organization][name]": p["organization"], "filter[workspace][name]": ws["name"]}
+            items = transport.request("GET", "/api/v2/vars", params=params).json()["data"]
+            return sorted((variable_result(item) for item in items), key=lambda v: v["key"])
+
+        r.call(name, None, fn)
+        r.report["calls"][-1]["via"] = "client._transport.request"
+
+    list_vars("vars.list")
+
+    need_var = {"the variable id": state.get("plainVarId")}
+
+    def update_var() -> Any:
+        body = {
+            "data": {
+                "type": "vars",
+                "id": state["plainVarId"],
+                "attributes": {"value": p["vars"]["updateValue"], "hcl": p["vars"]["updateHcl"]},
+            }
+        }
+        return variable_result(transport.request("PATCH", f"/api/v2/vars/{state['plainVarId']}", json_body=body).json()["data"])
+
+    r.call("vars.update", need_var, update_var)
+    r.report["calls"][-1]["via"] = "client._transport.request"
+
+    def delete_var() -> Any:
+        transport.request("DELETE", f"/api/v2/vars/{state['plainVarId']}")
+        return {}
+
+    r.call("vars.delete", need_var, delete_var)
+    r.report["calls"][-1]["via"] = "client._transport.request"
+    list_vars("vars.list(after delete)")
+
+    need_second = {"the second project's id": state.get("second")}
+
+    def delete_all_tags() -> Any:
+        projects.delete_tag_bindings(state["second"])
+        return {}
+
+    r.call("projects.deleteAllTagBindings", need_second, delete_all_tags)
+    r.call(
+        "projects.listTagBindings(after delete all)",
+        need_second,
+        lambda: tag_results(projects.list_tag_bindings(state["second"])),
+    )
+
+    def delete_workspace() -> Any:
+        workspaces.delete_by_id(p["deleteWorkspaceId"])
+        return {}
+
+    r.call("workspaces.deleteByID", None, delete_workspace)
+
+    def read_deleted_workspace() -> Any:
+        try:
+            workspaces.read_by_id(p["deleteWorkspaceId"])
+        except NotFound:
+            return {"error": "NotFound"}
+        raise AssertionError("expected NotFound, the call succeeded")
+
+    r.call("workspaces.readByID(deleted)", None, read_deleted_workspace)
+
+    def delete_project() -> Any:
+        projects.delete(state["second"])
+        return {}
+
+    r.call("projects.delete", need_second, delete_project)
+
+    def read_deleted_project() -> Any:
+        try:
+            projects.read(state["second"])
+        except NotFound:
+            return {"error": "NotFound"}
+        raise AssertionError("expected NotFound, the call succeeded")
+
+    r.call("projects.read(deleted)", need_second, read_deleted_project)
+
+
 SCENARIOS: dict[str, Callable[[Runner], None]] = {
     "nocode": run_nocode,
     "nocode-delete": run_nocode_delete,
+    "projects": run_projects,
 }
 
 
