@@ -6,6 +6,7 @@
 import { z } from "zod";
 import {
     autoDestroyActivityDurationRule,
+    effectiveTagBindingSchema,
     listDocumentSchema,
     projectDescriptionRule,
     projectListSchema,
@@ -96,6 +97,19 @@ export function projectListOptionsSchema() {
 /** Options of {@link Projects.list}, inferred from {@link projectListOptionsSchema}. */
 export type ProjectListOptions = z.input<ReturnType<typeof projectListOptionsSchema>>;
 
+// Built once: the module is loaded once per process and a schema is immutable, while building one (and zod's
+// first parse of it, which compiles it) costs far more than a request to the local service.
+const CREATE_OPTIONS = projectCreateOptionsSchema();
+const UPDATE_OPTIONS = projectUpdateOptionsSchema();
+const LIST_OPTIONS = projectListOptionsSchema();
+const TAG_LIST = tagListSchema();
+const WORKSPACE_IDS = workspaceIdsSchema();
+const PROJECT_DOCUMENT = singleDocumentSchema(projectSchema());
+const PROJECT_LIST = projectListSchema();
+const TAG_BINDING_LIST = listDocumentSchema(tagBindingSchema());
+// The effective lists answer items of type `effective-tag-bindings`, as on the hosted service.
+const EFFECTIVE_TAG_BINDING_LIST = listDocumentSchema(effectiveTagBindingSchema());
+
 /** Wire names of the project attributes an option sets. */
 const PROJECT_ATTRIBUTES = {
     name: "name",
@@ -116,12 +130,12 @@ export class Projects {
     async create(organization: string, options: ProjectCreateOptions): Promise<Project> {
         const endpoint = "/organizations/:organization/projects";
         requireId(organization, "organization", "POST", endpoint);
-        const valid = this.#transport.validate(projectCreateOptionsSchema(), options, "POST", endpoint);
+        const valid = this.#transport.validate(CREATE_OPTIONS, options, "POST", endpoint);
         const document = await this.#transport.request({
             method: "POST",
             path: `/organizations/${segment(organization)}/projects`,
             body: { data: projectData(valid) },
-            schema: singleDocumentSchema(projectSchema()),
+            schema: PROJECT_DOCUMENT,
         });
         return document.data;
     }
@@ -132,7 +146,7 @@ export class Projects {
         const document = await this.#transport.request({
             method: "GET",
             path: `/projects/${segment(projectId)}`,
-            schema: singleDocumentSchema(projectSchema()),
+            schema: PROJECT_DOCUMENT,
         });
         return document.data;
     }
@@ -141,12 +155,12 @@ export class Projects {
     async update(projectId: string, options: ProjectUpdateOptions): Promise<Project> {
         const endpoint = "/projects/:project_id";
         requireId(projectId, "projectId", "PATCH", endpoint);
-        const valid = this.#transport.validate(projectUpdateOptionsSchema(), options, "PATCH", endpoint);
+        const valid = this.#transport.validate(UPDATE_OPTIONS, options, "PATCH", endpoint);
         const document = await this.#transport.request({
             method: "PATCH",
             path: `/projects/${segment(projectId)}`,
             body: { data: { id: projectId, ...projectData(valid) } },
-            schema: singleDocumentSchema(projectSchema()),
+            schema: PROJECT_DOCUMENT,
         });
         return document.data;
     }
@@ -155,7 +169,7 @@ export class Projects {
     async list(organization: string, options: ProjectListOptions = {}): Promise<ProjectList> {
         const endpoint = "/organizations/:organization/projects";
         requireId(organization, "organization", "GET", endpoint);
-        const valid = this.#transport.validate(projectListOptionsSchema(), options, "GET", endpoint);
+        const valid = this.#transport.validate(LIST_OPTIONS, options, "GET", endpoint);
         const query: Query = {
             "page[number]": valid.pageNumber,
             "page[size]": valid.pageSize,
@@ -169,7 +183,7 @@ export class Projects {
             method: "GET",
             path: `/organizations/${segment(organization)}/projects`,
             query,
-            schema: projectListSchema(),
+            schema: PROJECT_LIST,
         });
     }
 
@@ -202,13 +216,13 @@ export class Projects {
     /** Lists the tags bound to a project: `GET /projects/:project_id/tag-bindings`. */
     async listTagBindings(projectId: string): Promise<TagBinding[]> {
         requireId(projectId, "projectId", "GET", "/projects/:project_id/tag-bindings");
-        return this.#readTagBindings(`/projects/${segment(projectId)}/tag-bindings`);
+        return this.#readTagBindings(`/projects/${segment(projectId)}/tag-bindings`, TAG_BINDING_LIST);
     }
 
     /** Lists a project's effective tags: `GET /projects/:project_id/effective-tag-bindings`. */
     async listEffectiveTagBindings(projectId: string): Promise<TagBinding[]> {
         requireId(projectId, "projectId", "GET", "/projects/:project_id/effective-tag-bindings");
-        return this.#readTagBindings(`/projects/${segment(projectId)}/effective-tag-bindings`);
+        return this.#readTagBindings(`/projects/${segment(projectId)}/effective-tag-bindings`, EFFECTIVE_TAG_BINDING_LIST);
     }
 
     /**
@@ -218,12 +232,12 @@ export class Projects {
     async addTagBindings(projectId: string, tags: Tag[]): Promise<TagBinding[]> {
         const endpoint = "/projects/:project_id/tag-bindings";
         requireId(projectId, "projectId", "PATCH", endpoint);
-        const valid = this.#transport.validate(tagListSchema(), tags, "PATCH", endpoint, "tags");
+        const valid = this.#transport.validate(TAG_LIST, tags, "PATCH", endpoint, "tags");
         const document = await this.#transport.request({
             method: "PATCH",
             path: `/projects/${segment(projectId)}/tag-bindings`,
             body: { data: tagBindingItems(valid) },
-            schema: listDocumentSchema(tagBindingSchema()),
+            schema: TAG_BINDING_LIST,
         });
         return document.data;
     }
@@ -235,7 +249,7 @@ export class Projects {
     async moveWorkspaces(projectId: string, workspaceIds: string[]): Promise<void> {
         const endpoint = "/projects/:project_id/relationships/workspaces";
         requireId(projectId, "projectId", "POST", endpoint);
-        const ids = this.#transport.validate(workspaceIdsSchema(), workspaceIds, "POST", endpoint, "workspaceIds");
+        const ids = this.#transport.validate(WORKSPACE_IDS, workspaceIds, "POST", endpoint, "workspaceIds");
         await this.#transport.request({
             method: "POST",
             path: `/projects/${segment(projectId)}/relationships/workspaces`,
@@ -244,12 +258,8 @@ export class Projects {
         });
     }
 
-    async #readTagBindings(path: string): Promise<TagBinding[]> {
-        const document = await this.#transport.request({
-            method: "GET",
-            path,
-            schema: listDocumentSchema(tagBindingSchema()),
-        });
+    async #readTagBindings(path: string, schema: typeof TAG_BINDING_LIST | typeof EFFECTIVE_TAG_BINDING_LIST): Promise<TagBinding[]> {
+        const document = await this.#transport.request({ method: "GET", path, schema });
         return document.data;
     }
 }
@@ -260,7 +270,7 @@ function workspaceIdsSchema() {
 }
 
 /** `data` of a project create or update: the attributes given, and the tag set when given. */
-function projectData(options: z.output<ReturnType<typeof projectUpdateOptionsSchema>>) {
+function projectData(options: z.output<typeof UPDATE_OPTIONS>) {
     const data: Record<string, unknown> = { type: "projects", attributes: wireAttributes(options, PROJECT_ATTRIBUTES) };
     if (options.tagBindings !== undefined) data.relationships = { "tag-bindings": { data: tagBindingItems(options.tagBindings) } };
     return data;

@@ -17,6 +17,7 @@ import {
     WosError,
     WosInvalidResponseError,
 } from "./errors";
+import { nodeHttpAdapter } from "./httpAdapter";
 import { installRetry, outcomeWasUnknown, pathWithoutQuery, type RetryInfo } from "./retry";
 
 /** Address of the local service, the default target. */
@@ -108,6 +109,8 @@ export class Transport {
             // Redirects would re-send the Authorization header elsewhere; the service never redirects.
             maxRedirects: 0,
             proxy: false,
+            // Node's own http.request under axios' interceptors: see `sdk/httpAdapter.ts`.
+            adapter: nodeHttpAdapter,
         });
         installRetry(this.#http, {
             maxRetries,
@@ -307,6 +310,9 @@ function describeZodIssues(error: z.ZodError): string {
         .join("; ");
 }
 
+/** Built once, as every schema of the SDK: see `sdk/projects.ts`. */
+const ERROR_DOCUMENT = errorDocumentSchema();
+
 function errorObjectsOf(response: AxiosResponse): ErrorObject[] {
     const data: unknown = response.data;
     let body: unknown = data;
@@ -317,7 +323,7 @@ function errorObjectsOf(response: AxiosResponse): ErrorObject[] {
             return [];
         }
     }
-    const parsed = errorDocumentSchema().safeParse(body);
+    const parsed = ERROR_DOCUMENT.safeParse(body);
     return parsed.success ? parsed.data.errors : [];
 }
 

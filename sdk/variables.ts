@@ -73,6 +73,13 @@ export function variableListOptionsSchema() {
 /** Options of {@link Variables.list}, inferred from {@link variableListOptionsSchema}. */
 export type VariableListOptions = z.input<ReturnType<typeof variableListOptionsSchema>>;
 
+// Built once: the module is loaded once per process and a schema is immutable (see `sdk/projects.ts`).
+const CREATE_OPTIONS = variableCreateOptionsSchema();
+const UPDATE_OPTIONS = variableUpdateOptionsSchema();
+const LIST_OPTIONS = variableListOptionsSchema();
+const VARIABLE_DOCUMENT = singleDocumentSchema(variableSchema());
+const VARIABLE_LIST = listDocumentSchema(variableSchema());
+
 /** The variable attributes, which have the same names in options and on the wire. */
 const VARIABLE_ATTRIBUTES = {
     key: "key",
@@ -83,10 +90,18 @@ const VARIABLE_ATTRIBUTES = {
     sensitive: "sensitive",
 } as const;
 
+/** How many workspaces' names one client keeps for {@link Variables.listByWorkspaceId}; the oldest go first. */
+const KEPT_WORKSPACE_NAMES = 1000;
+
+/** Where the variables of a workspace are listed from: its name and organization. */
+type WorkspaceName = z.output<typeof LIST_OPTIONS>;
+
 /** The `/vars` endpoints. Reach it as {@link WosClient.variables}. */
 export class Variables {
     readonly #transport: Transport;
     readonly #workspaces: Workspaces;
+    /** Name and organization of workspaces by id, as last read (see {@link Variables.listByWorkspaceId}). */
+    readonly #workspaceNames = new Map<string, WorkspaceName>();
 
     /** @internal Built by {@link WosClient}. */
     constructor(transport: Transport, workspaces: Workspaces) {
@@ -96,7 +111,7 @@ export class Variables {
 
     /** Creates a variable in a workspace: `POST /vars`. */
     async create(options: VariableCreateOptions): Promise<Variable> {
-        const valid = this.#transport.validate(variableCreateOptionsSchema(), options, "POST", "/vars");
+        const valid = this.#transport.validate(CREATE_OPTIONS, options, "POST", "/vars");
         const document = await this.#transport.request({
             method: "POST",
             path: "/vars",
@@ -107,7 +122,7 @@ export class Variables {
                     relationships: { workspace: { data: { type: "workspaces", id: valid.workspaceId } } },
                 },
             },
-            schema: singleDocumentSchema(variableSchema()),
+            schema: VARIABLE_DOCUMENT,
         });
         return document.data;
     }
@@ -117,7 +132,7 @@ export class Variables {
      * workspace whose variables the caller may read: `GET /vars`.
      */
     async list(options?: VariableListOptions): Promise<Variable[]> {
-        const valid = options === undefined ? undefined : this.#transport.validate(variableListOptionsSchema(), options, "GET", "/vars");
+        const valid = options === undefined ? undefined : this.#transport.validate(LIST_OPTIONS, options, "GET", "/vars");
         const document = await this.#transport.request({
             method: "GET",
             path: "/vars",
@@ -125,24 +140,65 @@ export class Variables {
                 "filter[workspace][name]": valid.workspaceName,
                 "filter[organization][name]": valid.organization,
             },
-            schema: listDocumentSchema(variableSchema()),
+            schema: VARIABLE_LIST,
         });
         return document.data;
     }
 
     /**
-     * Reads one variable. `api.md` has no `GET /vars/:id`, so this reads the workspace
-     * (`GET /workspaces/:workspace_id`) for its name and organization, then lists its variables
-     * (`GET /vars?filter[...]`) and picks the id. Throws {@link WosNotFoundError} when the variable is not
-     * (or no longer) in that workspace.
+     * Lists the variables of one workspace by its id. `api.md` lists variables by the workspace's name only
+     * (`GET /vars?filter[...]`), so the name is read (`GET /workspaces/:workspace_id`) and kept by this
+     * client. A later call lists by the kept name at once, and takes the answer only when it proves that the
+     * name still belongs to the workspace: it holds variables, and each names this workspace. Any other
+     * answer (empty, refused, another workspace's) proves nothing, since the workspace may have been renamed:
+     * the workspace is read again, and its variables listed by its current name unless the empty answer was
+     * for that name. One request for a workspace this client knows that has variables, two otherwise.
+     * Throws {@link WosNotFoundError} when the workspace is gone.
+     */
+    async listByWorkspaceId(workspaceId: string): Promise<Variable[]> {
+        requireId(workspaceId, "workspaceId", "GET", "/vars");
+        const kept = this.#workspaceNames.get(workspaceId);
+        let listed: Variable[] | undefined;
+        if (kept) {
+            listed = await this.list(kept).catch((error: unknown) => {
+                // The kept name may be no workspace's now: the workspace is read again below.
+                if (WosNotFoundError.isInstance(error)) return undefined;
+                throw error;
+            });
+            if (listed !== undefined && listed.length > 0 && listed.every((variable) => variable.workspaceId === workspaceId)) {
+                return listed;
+            }
+        }
+        const workspace = await this.#workspaces.read(workspaceId);
+        const current: WorkspaceName = { workspaceName: workspace.name, organization: workspace.organization };
+        this.#keepName(workspaceId, current);
+        const sameName = kept !== undefined && kept.workspaceName === current.workspaceName && kept.organization === current.organization;
+        if (sameName && listed !== undefined && listed.length === 0) return listed;
+        return this.list(current);
+    }
+
+    /** Keeps a workspace's name, as the newest entry; the oldest goes when there are too many. */
+    #keepName(workspaceId: string, name: WorkspaceName): void {
+        this.#workspaceNames.delete(workspaceId);
+        this.#workspaceNames.set(workspaceId, name);
+        if (this.#workspaceNames.size > KEPT_WORKSPACE_NAMES) {
+            this.#workspaceNames.delete(this.#workspaceNames.keys().next().value!);
+        }
+    }
+
+    /**
+     * Reads one variable. `api.md` has no `GET /vars/:id`, so this lists the workspace's variables
+     * ({@link Variables.listByWorkspaceId}: one request when this client has seen the workspace and it has
+     * variables, else two) and picks the id. Throws {@link WosNotFoundError} when the variable is not (or no
+     * longer) in that workspace, or the workspace is gone.
      */
     async read(workspaceId: string, variableId: string): Promise<Variable> {
         requireId(workspaceId, "workspaceId", "GET", "/vars");
         requireId(variableId, "variableId", "GET", "/vars");
-        const workspace = await this.#workspaces.read(workspaceId);
-        const variables = await this.list({ workspaceName: workspace.name, organization: workspace.organization });
+        const variables = await this.listByWorkspaceId(workspaceId);
         const variable = variables.find((candidate) => candidate.id === variableId);
         if (!variable) {
+            const workspaceName = this.#workspaceNames.get(workspaceId)?.workspaceName ?? "";
             throw new WosNotFoundError({
                 status: 404,
                 method: "GET",
@@ -151,7 +207,7 @@ export class Variables {
                     {
                         status: "404",
                         title: "not found",
-                        detail: `variable ${variableId} not found in workspace ${workspaceId} (${workspace.name})`,
+                        detail: `variable ${variableId} not found in workspace ${workspaceId} (${workspaceName})`,
                     },
                 ],
             });
@@ -162,12 +218,12 @@ export class Variables {
     /** Updates a variable: `PATCH /vars/:variable_id`. */
     async update(variableId: string, options: VariableUpdateOptions): Promise<Variable> {
         requireId(variableId, "variableId", "PATCH", "/vars/:variable_id");
-        const valid = this.#transport.validate(variableUpdateOptionsSchema(), options, "PATCH", "/vars/:variable_id");
+        const valid = this.#transport.validate(UPDATE_OPTIONS, options, "PATCH", "/vars/:variable_id");
         const document = await this.#transport.request({
             method: "PATCH",
             path: `/vars/${segment(variableId)}`,
             body: { data: { type: "vars", id: variableId, attributes: wireAttributes(valid, VARIABLE_ATTRIBUTES) } },
-            schema: singleDocumentSchema(variableSchema()),
+            schema: VARIABLE_DOCUMENT,
         });
         return document.data;
     }

@@ -10,7 +10,7 @@ import {
     executionModeRule,
     listDocumentSchema,
     singleDocumentSchema,
-    tagBindingSchema,
+    effectiveTagBindingSchema,
     workspaceDescriptionRule,
     workspaceNameRule,
     workspaceSchema,
@@ -41,6 +41,12 @@ export function workspaceUpdateOptionsSchema() {
 /** Options of {@link Workspaces.update}, inferred from {@link workspaceUpdateOptionsSchema}. */
 export type WorkspaceUpdateOptions = z.input<ReturnType<typeof workspaceUpdateOptionsSchema>>;
 
+// Built once: the module is loaded once per process and a schema is immutable (see `sdk/projects.ts`).
+const UPDATE_OPTIONS = workspaceUpdateOptionsSchema();
+const WORKSPACE_DOCUMENT = singleDocumentSchema(workspaceSchema());
+// Items of type `effective-tag-bindings`, as on the hosted service.
+const EFFECTIVE_TAG_BINDING_LIST = listDocumentSchema(effectiveTagBindingSchema());
+
 /** Wire names of the workspace attributes an option sets. */
 const WORKSPACE_ATTRIBUTES = {
     name: "name",
@@ -67,7 +73,7 @@ export class Workspaces {
         const document = await this.#transport.request({
             method: "GET",
             path: `/workspaces/${segment(workspaceId)}`,
-            schema: singleDocumentSchema(workspaceSchema()),
+            schema: WORKSPACE_DOCUMENT,
         });
         return document.data;
     }
@@ -83,7 +89,7 @@ export class Workspaces {
         const document = await this.#transport.request({
             method: "GET",
             path: `/organizations/${segment(organization)}/workspaces/${segment(name)}`,
-            schema: singleDocumentSchema(workspaceSchema()),
+            schema: WORKSPACE_DOCUMENT,
         });
         return document.data;
     }
@@ -91,12 +97,12 @@ export class Workspaces {
     /** Updates a workspace's name, description, auto-apply, execution and source settings: `PATCH /workspaces/:workspace_id`. */
     async update(workspaceId: string, options: WorkspaceUpdateOptions): Promise<Workspace> {
         requireId(workspaceId, "workspaceId", "PATCH", "/workspaces/:workspace_id");
-        const valid = this.#transport.validate(workspaceUpdateOptionsSchema(), options, "PATCH", "/workspaces/:workspace_id");
+        const valid = this.#transport.validate(UPDATE_OPTIONS, options, "PATCH", "/workspaces/:workspace_id");
         const document = await this.#transport.request({
             method: "PATCH",
             path: `/workspaces/${segment(workspaceId)}`,
             body: { data: { type: "workspaces", id: workspaceId, attributes: wireAttributes(valid, WORKSPACE_ATTRIBUTES) } },
-            schema: singleDocumentSchema(workspaceSchema()),
+            schema: WORKSPACE_DOCUMENT,
         });
         return document.data;
     }
@@ -118,7 +124,7 @@ export class Workspaces {
         const document = await this.#transport.request({
             method: "GET",
             path: `/workspaces/${segment(workspaceId)}/effective-tag-bindings`,
-            schema: listDocumentSchema(tagBindingSchema()),
+            schema: EFFECTIVE_TAG_BINDING_LIST,
         });
         return document.data;
     }

@@ -57,14 +57,18 @@ export async function configure(request: ConfigureRequestLike): Promise<void> {
     const address = nonEmpty(request?.config?.get("wos:address"));
     const token = nonEmpty(request?.config?.get("wos:token"));
     if (address !== undefined) credentials.address = address;
-    if (token !== undefined) credentials.token = token;
+    // Not enumerable: no `JSON.stringify` or `util.inspect` of the slot shows the token.
+    if (token !== undefined) {
+        Object.defineProperty(credentials, "token", { value: token, enumerable: false, configurable: true, writable: true });
+    }
 }
 
-/** Forgets what {@link configure} stored (tests use it to prove the environment fallback). */
+/** Forgets what {@link configure} stored, and the client made with it (tests use it to prove the environment fallback). */
 export function clearConfiguredCredentials(): void {
     const credentials = slot();
     delete credentials.address;
     delete credentials.token;
+    clientCache.clear();
 }
 
 /** The address to use: `wos:address`, else `WOS_ADDRESS`, else {@link DEFAULT_WOS_ADDRESS}. */
@@ -83,11 +87,50 @@ export const MISSING_TOKEN_MESSAGE =
     "(pulumi config set --secret wos:token <TOKEN>) or the environment variable WOS_TOKEN";
 
 /**
- * A {@link WosClient} for the configured address and token, built afresh for each operation (no client,
- * and so no axios instance, outlives a call). Throws {@link MISSING_TOKEN_MESSAGE} when there is no token.
+ * The client of the current address and token, kept between operations: what a client learns (the names of
+ * the workspaces whose variables it lists, see `Variables.listByWorkspaceId`) then serves every operation of
+ * the process, a client is not built (axios instance, retry hooks) for each one, and its requests share the
+ * keep-alive connections of Node's agent. Only the latest pair is kept, since every resource kind of the
+ * process uses the latest configured one; another address or token gets a new client.
+ *
+ * The handler modules are loaded by package name in the host process, never serialized, so this module-level
+ * state is never written into a program's state. The token is held in a private field: it is not enumerable,
+ * and neither `JSON.stringify` nor `util.inspect` of the cache (or of the client) shows it.
+ */
+export class ClientCache {
+    #address: string | undefined;
+    #token: string | undefined;
+    #client: WosClient | undefined;
+
+    /** The kept client when it was made for `address` and `token`, else a new one, kept from then on. */
+    clientFor(address: string, token: string): WosClient {
+        if (this.#client === undefined || this.#address !== address || this.#token !== token) {
+            // Built before the fields change: a refused option (a bad address) leaves the previous client kept.
+            const client = new WosClient({ address, token });
+            this.#client = client;
+            this.#address = address;
+            this.#token = token;
+        }
+        return this.#client;
+    }
+
+    /** Forgets the kept client and its credentials. */
+    clear(): void {
+        this.#client = undefined;
+        this.#address = undefined;
+        this.#token = undefined;
+    }
+}
+
+/** The one cache of this copy of the module: what {@link clientFromCredentials} answers from. */
+export const clientCache = new ClientCache();
+
+/**
+ * A {@link WosClient} for the configured address and token, the same one for every operation while they stay
+ * the same (see {@link ClientCache}). Throws {@link MISSING_TOKEN_MESSAGE} when there is no token.
  */
 export function clientFromCredentials(): WosClient {
     const token = currentToken();
     if (token === undefined) throw new Error(MISSING_TOKEN_MESSAGE);
-    return new WosClient({ address: currentAddress(), token });
+    return clientCache.clientFor(currentAddress(), token);
 }

@@ -91,6 +91,18 @@ function describe(props: Partial<NoCodeModuleInputs> | undefined, id?: string): 
     return `wos:NoCodeModule${where}${module}${organization}`;
 }
 
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+const RULES = {
+    organization: organizationNameRule(),
+    registryModuleId: idRule("mod-"),
+    versionPin: moduleVersionRule(),
+    enabled: booleanRule(),
+    variableName: moduleVariableNameRule(),
+    variableType: moduleVariableTypeRule(),
+    options: optionListRule(),
+};
+
 /**
  * Validates the inputs with the rules of `sdk/model` before any request: organization, a `mod-` id, the
  * version format, `enabled` a boolean, and each variable-options set (a name, a type, a non-empty list of
@@ -100,22 +112,22 @@ function describe(props: Partial<NoCodeModuleInputs> | undefined, id?: string): 
  */
 export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
     const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "organization", organizationNameRule(), {
+    checkProperty(failures, news, "organization", RULES.organization, {
         required: true,
         requiredReason: "organization is required (the organization's name)",
     });
-    checkProperty(failures, news, "registryModuleId", idRule("mod-"), {
+    checkProperty(failures, news, "registryModuleId", RULES.registryModuleId, {
         required: true,
         requiredReason: "registryModuleId is required (the id of a module of the organization's registry, 'mod-...')",
     });
-    checkProperty(failures, news, "versionPin", moduleVersionRule());
-    checkProperty(failures, news, "enabled", booleanRule());
+    checkProperty(failures, news, "versionPin", RULES.versionPin);
+    checkProperty(failures, news, "enabled", RULES.enabled);
     checkObjectList(failures, news, "variableOptions", {
         item: "variable-options sets ({ variableName, variableType, options })",
         fields: {
-            variableName: { rule: moduleVariableNameRule(), required: true },
-            variableType: { rule: moduleVariableTypeRule(), required: true },
-            options: { rule: optionListRule(), required: true },
+            variableName: { rule: RULES.variableName, required: true },
+            variableType: { rule: RULES.variableType, required: true },
+            options: { rule: RULES.options, required: true },
         },
         identity: ["variableName"],
         listProblems: variableOptionSetProblems,

@@ -185,6 +185,26 @@ function describe(props: Partial<NoCodeWorkspaceInputs> | undefined, id?: string
     return `wos:NoCodeWorkspace${name}${where}${module}`;
 }
 
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+const RULES = {
+    noCodeModuleId: idRule("nocode-"),
+    projectId: idRule("prj-"),
+    agentPoolId: idRule("apool-"),
+    name: workspaceNameRule(),
+    description: workspaceDescriptionRule(),
+    flag: booleanRule(),
+    executionMode: executionModeRule(),
+    sourceName: workspaceSourceNameRule(),
+    sourceUrl: workspaceSourceUrlRule(),
+    varKey: variableKeyRule(),
+    varValue: variableValueRule(),
+    varCategory: variableCategoryRule(),
+    varDescription: variableDescriptionRule(),
+    moduleVersion: moduleVersionRule(),
+    upgradeTimeout: upgradeTimeoutRule(),
+};
+
 /**
  * Validates the inputs with the rules of `sdk/model` before any request: the ids and their prefixes, the
  * name, description and source rules, execution mode and its agent pool (required with `agent`, refused
@@ -195,38 +215,38 @@ function describe(props: Partial<NoCodeWorkspaceInputs> | undefined, id?: string
  */
 export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
     const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "noCodeModuleId", idRule("nocode-"), {
+    checkProperty(failures, news, "noCodeModuleId", RULES.noCodeModuleId, {
         required: true,
         requiredReason: "noCodeModuleId is required (the id of a no-code module, 'nocode-...')",
     });
-    checkProperty(failures, news, "projectId", idRule("prj-"), {
+    checkProperty(failures, news, "projectId", RULES.projectId, {
         required: true,
         requiredReason: "projectId is required (the id of a project, 'prj-...')",
     });
-    checkProperty(failures, news, "name", workspaceNameRule(), { required: true });
-    checkProperty(failures, news, "description", workspaceDescriptionRule());
-    checkProperty(failures, news, "autoApply", booleanRule());
-    checkProperty(failures, news, "executionMode", executionModeRule());
-    checkProperty(failures, news, "agentPoolId", idRule("apool-"));
+    checkProperty(failures, news, "name", RULES.name, { required: true });
+    checkProperty(failures, news, "description", RULES.description);
+    checkProperty(failures, news, "autoApply", RULES.flag);
+    checkProperty(failures, news, "executionMode", RULES.executionMode);
+    checkProperty(failures, news, "agentPoolId", RULES.agentPoolId);
     checkExecution(failures, news);
-    checkProperty(failures, news, "sourceName", workspaceSourceNameRule());
-    checkProperty(failures, news, "sourceUrl", workspaceSourceUrlRule());
+    checkProperty(failures, news, "sourceName", RULES.sourceName);
+    checkProperty(failures, news, "sourceUrl", RULES.sourceUrl);
     checkObjectList(failures, news, "vars", {
         item: "vars ({ key, value?, category, description?, hcl?, sensitive? })",
         fields: {
-            key: { rule: variableKeyRule(), required: true },
+            key: { rule: RULES.varKey, required: true },
             // The value rule's messages name the rule, never the value.
-            value: { rule: variableValueRule() },
-            category: { rule: variableCategoryRule(), required: true },
-            description: { rule: variableDescriptionRule() },
-            hcl: { rule: booleanRule() },
-            sensitive: { rule: booleanRule() },
+            value: { rule: RULES.varValue },
+            category: { rule: RULES.varCategory, required: true },
+            description: { rule: RULES.varDescription },
+            hcl: { rule: RULES.flag },
+            sensitive: { rule: RULES.flag },
         },
         identity: ["key", "category"],
         listProblems: workspaceVarListProblems,
     });
-    checkProperty(failures, news, "moduleVersion", moduleVersionRule());
-    checkProperty(failures, news, "upgradeTimeoutSeconds", upgradeTimeoutRule());
+    checkProperty(failures, news, "moduleVersion", RULES.moduleVersion);
+    checkProperty(failures, news, "upgradeTimeoutSeconds", RULES.upgradeTimeout);
     return { inputs: { ...news }, failures };
 }
 
@@ -773,10 +793,14 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
             fail("update (upgrade)", failure);
         }
     }
-    try {
-        workspace = await client.workspaces.read(id);
-    } catch (failure) {
-        fail("update (reading the workspace)", failure);
+    // The PATCH answers the workspace as it now is; only a move alone (answered without a body), an upgrade
+    // (which changes its vars, version and upgrade flag) or no change at all need it read.
+    if (workspace === undefined || plan.upgrade) {
+        try {
+            workspace = await client.workspaces.read(id);
+        } catch (failure) {
+            fail("update (reading the workspace)", failure);
+        }
     }
     if (plan.removedVars.length > 0) {
         try {

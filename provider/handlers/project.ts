@@ -71,6 +71,17 @@ function describe(props: Partial<ProjectInputs> | undefined, id?: string): strin
     return `wos:Project${name}${where}${organization}`;
 }
 
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+const RULES = {
+    organization: organizationNameRule(),
+    name: projectNameRule(),
+    description: projectDescriptionRule(),
+    autoDestroyActivityDuration: autoDestroyActivityDurationRule(),
+    tagKey: tagKeyRule(),
+    tagValue: tagValueRule(),
+};
+
 /**
  * Validates the inputs with the rules of `sdk/model` before any request: organization and name
  * required, name pattern and length, description length, duration format, and the tag rules. Unknown
@@ -78,14 +89,14 @@ function describe(props: Partial<ProjectInputs> | undefined, id?: string): strin
  */
 export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
     const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "organization", organizationNameRule(), {
+    checkProperty(failures, news, "organization", RULES.organization, {
         required: true,
         requiredReason: "organization is required (the organization's name)",
     });
-    checkProperty(failures, news, "name", projectNameRule(), { required: true });
-    checkProperty(failures, news, "description", projectDescriptionRule());
-    checkProperty(failures, news, "autoDestroyActivityDuration", autoDestroyActivityDurationRule());
-    checkTagMap(failures, news, "tags", { key: tagKeyRule, value: tagValueRule, set: tagSetProblems });
+    checkProperty(failures, news, "name", RULES.name, { required: true });
+    checkProperty(failures, news, "description", RULES.description);
+    checkProperty(failures, news, "autoDestroyActivityDuration", RULES.autoDestroyActivityDuration);
+    checkTagMap(failures, news, "tags", { key: () => RULES.tagKey, value: () => RULES.tagValue, set: tagSetProblems });
     return { inputs: { ...news }, failures };
 }
 

@@ -43,6 +43,10 @@ function describe(projectId: unknown): string {
     return typeof projectId === "string" ? `wos:ProjectTagBindings of project ${projectId}` : "wos:ProjectTagBindings";
 }
 
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+const RULES = { projectId: idRule("prj-"), tagKey: tagKeyRule(), tagValue: tagValueRule() };
+
 /**
  * Validates the inputs before any request: a project id, and a tag map by every tag rule (characters,
  * lengths, reserved prefixes, at most ten). Whether the project's total stays within ten is the service's
@@ -50,11 +54,11 @@ function describe(projectId: unknown): string {
  */
 export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
     const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "projectId", idRule("prj-"), {
+    checkProperty(failures, news, "projectId", RULES.projectId, {
         required: true,
         requiredReason: "projectId is required (the id of a project, 'prj-...')",
     });
-    checkTagMap(failures, news, "tags", { key: tagKeyRule, value: tagValueRule, set: tagSetProblems }, { required: true });
+    checkTagMap(failures, news, "tags", { key: () => RULES.tagKey, value: () => RULES.tagValue, set: tagSetProblems }, { required: true });
     return { inputs: { ...news }, failures };
 }
 

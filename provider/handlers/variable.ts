@@ -69,6 +69,17 @@ function describe(props: Partial<VariableInputs> | undefined, id?: string): stri
     return `wos:Variable${key}${category}${where}${workspace}`;
 }
 
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+const RULES = {
+    workspaceId: idRule("ws-"),
+    key: variableKeyRule(),
+    value: variableValueRule(),
+    description: variableDescriptionRule(),
+    category: variableCategoryRule(),
+    flag: booleanRule(),
+};
+
 /**
  * Validates the inputs with the rules of `sdk/model` before any request (workspace id, key, value and
  * description lengths, category, booleans) and fills the defaults (`value` `""`, `hcl` and `sensitive`
@@ -76,19 +87,19 @@ function describe(props: Partial<VariableInputs> | undefined, id?: string): stri
  */
 export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
     const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "workspaceId", idRule("ws-"), {
+    checkProperty(failures, news, "workspaceId", RULES.workspaceId, {
         required: true,
         requiredReason: "workspaceId is required (the id of a workspace, 'ws-...')",
     });
-    checkProperty(failures, news, "key", variableKeyRule(), { required: true, requiredReason: "key is required" });
-    checkProperty(failures, news, "value", variableValueRule());
-    checkProperty(failures, news, "description", variableDescriptionRule());
-    checkProperty(failures, news, "category", variableCategoryRule(), {
+    checkProperty(failures, news, "key", RULES.key, { required: true, requiredReason: "key is required" });
+    checkProperty(failures, news, "value", RULES.value);
+    checkProperty(failures, news, "description", RULES.description);
+    checkProperty(failures, news, "category", RULES.category, {
         required: true,
         requiredReason: "category is required ('infra' or 'env')",
     });
-    checkProperty(failures, news, "hcl", booleanRule());
-    checkProperty(failures, news, "sensitive", booleanRule());
+    checkProperty(failures, news, "hcl", RULES.flag);
+    checkProperty(failures, news, "sensitive", RULES.flag);
     const inputs: PropertyBag = { ...news };
     if (inputs.value === undefined || inputs.value === null) inputs.value = "";
     if (inputs.hcl === undefined || inputs.hcl === null) inputs.hcl = false;
@@ -150,10 +161,12 @@ function outputsFrom(variable: Variable, writtenValue: string, workspaceId: stri
     });
 }
 
-/** The variable of the workspace with this key and category, if any. */
+/**
+ * The variable of the workspace with this key and category, if any: one request when the client already
+ * knows the workspace's name and the workspace has variables, else two (see `listByWorkspaceId`).
+ */
 async function findByKey(client: WosClient, inputs: VariableInputs): Promise<Variable | undefined> {
-    const workspace = await client.workspaces.read(inputs.workspaceId);
-    const variables = await client.variables.list({ workspaceName: workspace.name, organization: workspace.organization });
+    const variables = await client.variables.listByWorkspaceId(inputs.workspaceId);
     return variables.find((variable) => variable.key === inputs.key && variable.category === inputs.category);
 }
 

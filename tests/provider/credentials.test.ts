@@ -1,9 +1,14 @@
 /**
  * Credentials of the handlers: `wos:address` / `wos:token` from `configure`, the `WOS_ADDRESS` /
- * `WOS_TOKEN` fallback, the default address, and a clear error without a token.
+ * `WOS_TOKEN` fallback, the default address, a clear error without a token, and the one client kept per
+ * address and token (reused by every operation, the token never enumerable).
  */
+import { inspect } from "node:util";
+import { WosAuthenticationError } from "../../sdk";
+import * as credentialsModule from "../../provider/handlers/credentials";
 import {
     clearConfiguredCredentials,
+    clientCache,
     clientFromCredentials,
     configure,
     currentAddress,
@@ -12,6 +17,7 @@ import {
 } from "../../provider/handlers/credentials";
 import * as project from "../../provider/handlers/project";
 import { startTestServer, type TestServer } from "../support/server";
+import { TOKENS } from "../support/seed";
 import { configureRequest, rejection, TOKEN } from "./helpers";
 
 let server: TestServer;
@@ -80,4 +86,99 @@ it("never puts a rejected token into an error message", async () => {
     expect(error.message).toMatch(/401/);
     expect(error.message).not.toContain(token);
     expect(JSON.stringify(error)).not.toContain(token);
+});
+
+describe("one client per address and token", () => {
+    it("answers the same client for every operation while the credentials stay, and the handlers use it", async () => {
+        await configure(configureRequest({ "wos:address": server.url, "wos:token": TOKEN }));
+        const client = clientFromCredentials();
+        expect(clientFromCredentials()).toBe(client);
+        // A handler's operation goes through the kept client: its methods see the call.
+        const read = jest.spyOn(client.projects, "read");
+        const delete_ = jest.spyOn(client.projects, "delete");
+        try {
+            expect((await project.read("prj-doesnotexist1", {})).id).toBeUndefined();
+            await project.delete("prj-doesnotexist2", {});
+            expect(read).toHaveBeenCalledWith("prj-doesnotexist1");
+            expect(delete_).toHaveBeenCalledWith("prj-doesnotexist2");
+        } finally {
+            read.mockRestore();
+            delete_.mockRestore();
+        }
+        expect(clientFromCredentials()).toBe(client);
+        // The same values configured again (the host calls configure once per serialized provider) keep it.
+        await configure(configureRequest({ "wos:address": server.url, "wos:token": TOKEN }));
+        expect(clientFromCredentials()).toBe(client);
+    });
+
+    it("makes a new client for a new token or a new address, and each reaches the service with its own", async () => {
+        await configure(configureRequest({ "wos:address": server.url, "wos:token": TOKEN }));
+        const first = clientFromCredentials();
+
+        await configure(configureRequest({ "wos:token": TOKENS.appsRead }));
+        const otherToken = clientFromCredentials();
+        expect(otherToken).not.toBe(first);
+        expect(otherToken.baseUrl).toBe(first.baseUrl);
+        // The new client carries the new token: apps-read sees Apps only, the owners every project.
+        const seenByReader = (await otherToken.projects.list("acme")).items.map((item) => item.name);
+        expect(seenByReader).toEqual(["Apps"]);
+        expect(clientFromCredentials()).toBe(otherToken);
+
+        const elsewhere = await startTestServer();
+        try {
+            await configure(configureRequest({ "wos:address": elsewhere.url }));
+            const otherAddress = clientFromCredentials();
+            expect(otherAddress).not.toBe(otherToken);
+            expect(otherAddress.baseUrl).toBe(`${elsewhere.url}/api/v2`);
+            await expect(otherAddress.projects.list("acme")).resolves.toBeDefined();
+        } finally {
+            await elsewhere.close();
+        }
+
+        await configure(configureRequest({ "wos:address": server.url, "wos:token": TOKEN }));
+        const back = clientFromCredentials();
+        expect(back).not.toBe(first);
+        expect(back.baseUrl).toBe(first.baseUrl);
+        expect((await back.projects.list("acme", { pageSize: 100 })).items.length).toBeGreaterThan(1);
+    });
+
+    it("follows a changed WOS_TOKEN when the stack config has no token", async () => {
+        process.env.WOS_ADDRESS = server.url;
+        process.env.WOS_TOKEN = TOKEN;
+        const first = clientFromCredentials();
+        expect(clientFromCredentials()).toBe(first);
+        process.env.WOS_TOKEN = TOKENS.appsRead;
+        const second = clientFromCredentials();
+        expect(second).not.toBe(first);
+        expect((await second.projects.list("acme")).items.map((item) => item.name)).toEqual(["Apps"]);
+    });
+
+    it("forgets the kept client with the credentials", async () => {
+        await configure(configureRequest({ "wos:address": server.url, "wos:token": TOKEN }));
+        const first = clientFromCredentials();
+        clearConfiguredCredentials();
+        await configure(configureRequest({ "wos:address": server.url, "wos:token": TOKEN }));
+        expect(clientFromCredentials()).not.toBe(first);
+    });
+
+    it("keeps the token out of every rendering of the cache, the kept client and the configured credentials", async () => {
+        const token = "a-token-that-must-stay-in-memory-only";
+        await configure(configureRequest({ "wos:address": server.url, "wos:token": token }));
+        const client = clientFromCredentials();
+        // The client really holds it: the service is asked with it (and refuses it).
+        const refused = await rejection(client.projects.list("acme"));
+        expect(WosAuthenticationError.isInstance(refused)).toBe(true);
+        // The cache and the client hold it in private fields: not even a look at hidden properties finds it.
+        for (const holder of [clientCache, client, credentialsModule]) {
+            expect(JSON.stringify(holder) ?? "").not.toContain(token);
+            expect(inspect(holder, { showHidden: true, depth: Infinity, getters: true })).not.toContain(token);
+            expect(Object.values(holder as object).map(String).join(" ")).not.toContain(token);
+        }
+        // The configured credentials, shared with other copies of the package by a plain property: not enumerable.
+        const slot = (globalThis as unknown as Record<symbol, object>)[Symbol.for("pulumi-wos.provider.credentials")];
+        expect(JSON.stringify(slot)).not.toContain(token);
+        expect(inspect(slot, { depth: Infinity })).not.toContain(token);
+        expect(Object.values(slot).map(String).join(" ")).not.toContain(token);
+        expect(currentToken()).toBe(token);
+    });
 });

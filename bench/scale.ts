@@ -1,0 +1,311 @@
+/**
+ * Areas `list` and `throughput`: the project list of one large organization at growing sizes, and the
+ * requests a second of a show and a list page beside a bare Fastify route serving the same bytes.
+ *
+ * One database grows from size to size: rows are written straight into the file (`growProjects`) while no
+ * service runs, then `wos-server` starts on it through the CLI and is measured, then stopped. Each size thus
+ * meets a fresh process, so its resident memory is that size's. Every figure is printed beside its floor
+ * from the same run:
+ * - the first page of 20 (p50, p99), beside the same page and counts read straight from SQLite; the growth
+ *   from the smallest to the largest size; the service's resident memory after the measurements, and peak;
+ * - `q` with `sort=name`, a middle page, beside the same page and counts read straight from SQLite (with the
+ *   substring index when the schema has one: a trigram FTS5 table over project names);
+ * - `GET /projects/:id` and a list page of 20, requests a second on N keep-alive connections, beside a bare
+ *   Fastify route answering the same bytes on the same number of connections.
+ *
+ * The search term matches the same number of projects at every size (see `SEARCH_MATCHES`): a selective
+ * search, whose cost should not grow with the table.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+import {
+    ORGANIZATION,
+    SEARCH_MATCHES,
+    SEARCH_TERM,
+    TOKEN,
+    HttpClient,
+    createDatabase,
+    envNumber,
+    growProjects,
+    heading,
+    latencies,
+    loadLoop,
+    percentile,
+    report,
+    reportBeside,
+    reportLimit,
+    residentMemory,
+    startScript,
+    startServerProcess,
+    writeSeed,
+    type ServerProcess,
+} from "./support";
+
+/** The targets of issue 6 (Scale). */
+const TARGETS = {
+    firstPageP50Ms: 5,
+    firstPageP99Ms: 15,
+    growth: 1.5,
+    rssAtLargestMiB: 200,
+    searchVsFloor: 2,
+    showVsBare: 0.6,
+    listVsBare: 0.3,
+};
+
+const PAGE_SIZE = 20;
+/** The middle page of the search: its matches fill `SEARCH_MATCHES / PAGE_SIZE` pages. */
+const SEARCH_PAGE = Math.ceil(SEARCH_MATCHES / PAGE_SIZE / 2);
+
+const FIRST_PAGE_PATH = `/organizations/${ORGANIZATION}/projects?page%5Bsize%5D=${PAGE_SIZE}`;
+const SEARCH_PATH = `/organizations/${ORGANIZATION}/projects?q=${SEARCH_TERM}&sort=name&page%5Bnumber%5D=${SEARCH_PAGE}&page%5Bsize%5D=${PAGE_SIZE}`;
+
+/** What the area measured at one size. */
+interface SizeResult {
+    size: number;
+    firstP50: number;
+    firstP99: number;
+}
+
+/**
+ * The same pages and counts the list answers, read straight from the database file with prepared statements:
+ * the floor of the list figures. It uses what the schema offers: the trigram index of names for a search and
+ * a kept count of an organization's projects when the schema has them, a scan otherwise.
+ */
+class SqliteFloor {
+    readonly #db: Database.Database;
+    readonly #page: Database.Statement;
+    readonly #searchPage: Database.Statement;
+    readonly #searchCount: Database.Statement;
+    readonly #total: Database.Statement;
+    readonly #workspaceCount: Database.Statement;
+    readonly #teamCount: Database.Statement;
+    readonly #matchArgument: string;
+    /** Whether the search statements take the match before the organization (the index-driven form). */
+    readonly #ftsFirst: boolean;
+    /** How the floor searches: `trigram index project_names` or `LIKE scan`. */
+    readonly searchMethod: string;
+
+    constructor(databasePath: string) {
+        this.#db = new Database(databasePath, { readonly: true, fileMustExist: true });
+        const fts = this.#db
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE '%fts5%' AND sql LIKE '%trigram%' AND sql LIKE '%projects%'")
+            .get() as { name: string } | undefined;
+        const countTable = this.#db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'organization_project_counts'").get();
+        this.#page = this.#db.prepare("SELECT * FROM projects WHERE organization = ? ORDER BY rowid LIMIT ? OFFSET ?");
+        if (fts) {
+            // The index drives (CROSS JOIN keeps that order): SQLite would otherwise walk the organization's
+            // projects by name and probe each, which grows with the table.
+            const matching = `"${fts.name}" f CROSS JOIN projects p ON p.rowid = f.rowid WHERE f."${fts.name}" MATCH ? AND p.organization = ?`;
+            this.#searchPage = this.#db.prepare(`SELECT p.* FROM ${matching} ORDER BY p.name LIMIT ? OFFSET ?`);
+            this.#searchCount = this.#db.prepare(`SELECT COUNT(*) AS n FROM ${matching}`);
+            this.#ftsFirst = true;
+            this.#matchArgument = `"${SEARCH_TERM.replace(/"/g, '""')}"`;
+            this.searchMethod = `trigram index ${fts.name}`;
+        } else {
+            this.#searchPage = this.#db.prepare("SELECT * FROM projects WHERE organization = ? AND name LIKE ? ORDER BY name LIMIT ? OFFSET ?");
+            this.#searchCount = this.#db.prepare("SELECT COUNT(*) AS n FROM projects WHERE organization = ? AND name LIKE ?");
+            this.#matchArgument = `%${SEARCH_TERM}%`;
+            this.#ftsFirst = false;
+            this.searchMethod = "LIKE scan (no substring index in this schema)";
+        }
+        this.#total = countTable
+            ? this.#db.prepare("SELECT project_count AS n FROM organization_project_counts WHERE organization = ?")
+            : this.#db.prepare("SELECT COUNT(*) AS n FROM projects WHERE organization = ?");
+        this.#workspaceCount = this.#db.prepare("SELECT COUNT(*) AS n FROM workspaces WHERE project_id = ?");
+        this.#teamCount = this.#db.prepare("SELECT COUNT(*) AS n FROM team_project_access WHERE project_id = ?");
+    }
+
+    /** Workspace and team counts of each project of a page, as the list renders them. */
+    #counts(rows: { id: string }[]): number {
+        let sum = 0;
+        for (const row of rows) {
+            sum += (this.#workspaceCount.get(row.id) as { n: number }).n + (this.#teamCount.get(row.id) as { n: number }).n;
+        }
+        return sum;
+    }
+
+    /** The first page of the organization in creation order, its total and its counts: the ids. */
+    firstPage(): string[] {
+        const rows = this.#page.all(ORGANIZATION, PAGE_SIZE, 0) as { id: string }[];
+        void this.#total.get(ORGANIZATION);
+        this.#counts(rows);
+        return rows.map((row) => row.id);
+    }
+
+    /** The search's middle page by name, the total, the matching count and the page's counts: the ids. */
+    searchPage(): string[] {
+        const where = this.#ftsFirst ? [this.#matchArgument, ORGANIZATION] : [ORGANIZATION, this.#matchArgument];
+        const rows = this.#searchPage.all(...where, PAGE_SIZE, (SEARCH_PAGE - 1) * PAGE_SIZE) as { id: string }[];
+        void this.#total.get(ORGANIZATION);
+        void this.#searchCount.get(...where);
+        this.#counts(rows);
+        return rows.map((row) => row.id);
+    }
+
+    close(): void {
+        this.#db.close();
+    }
+}
+
+/** Latencies in milliseconds of `samples` runs of `work`, sorted. */
+function timeSync(samples: number, work: () => unknown): number[] {
+    for (let i = 0; i < Math.min(20, samples); i++) work();
+    const values: number[] = [];
+    for (let i = 0; i < samples; i++) {
+        const started = performance.now();
+        work();
+        values.push(performance.now() - started);
+    }
+    return values.sort((a, b) => a - b);
+}
+
+/** Warns when the service's page is not the floor's: the two would not measure the same thing. */
+function checkSamePage(what: string, answer: { data: { id: string }[] }, floorIds: string[]): void {
+    const ids = answer.data.map((item) => item.id);
+    if (JSON.stringify(ids) !== JSON.stringify(floorIds)) {
+        console.log(`WARNING: ${what}: the service's page (${ids.length} ids) differs from the floor's (${floorIds.length}); the figures compare different work`);
+    }
+}
+
+/** Options of the area, from the environment. */
+export interface ScaleOptions {
+    sizes: number[];
+    list: boolean;
+    /** Sizes at which the throughput figures are taken (default: the smallest). */
+    throughputSizes: number[];
+}
+
+/** Runs the list and throughput figures at each size. */
+export async function benchScale(options: ScaleOptions): Promise<void> {
+    const samples = envNumber("BENCH_LIST_SAMPLES", 200);
+    const budgetMs = envNumber("BENCH_LIST_BUDGET_MS", 30_000);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "wos-bench-scale-"));
+    const databasePath = path.join(dataDir, "wos.db");
+    const seedPath = writeSeed(dataDir);
+    try {
+        await createDatabase(databasePath, seedPath);
+        const results: SizeResult[] = [];
+        const sizes = [...new Set([...options.sizes, ...options.throughputSizes])].sort((a, b) => a - b);
+        for (const size of sizes) {
+            const started = performance.now();
+            growProjects(databasePath, size);
+            const growMs = performance.now() - started;
+            const server = await startServerProcess(databasePath);
+            try {
+                heading(`project list at ${size.toLocaleString("en-US")} projects (rows written straight into the file in ${Math.round(growMs)} ms)`);
+                if (options.list && options.sizes.includes(size)) {
+                    results.push(await listFigures(server, databasePath, size, samples, budgetMs));
+                }
+                if (options.throughputSizes.includes(size)) await throughputFigures(server);
+            } finally {
+                await server.stop();
+            }
+        }
+        if (results.length >= 2) {
+            const first = results[0];
+            const last = results[results.length - 1];
+            heading(`growth of the first page from ${first.size.toLocaleString("en-US")} to ${last.size.toLocaleString("en-US")} projects`);
+            reportLimit("first page p50 growth", last.firstP50 / first.firstP50, "x", TARGETS.growth);
+            report("first page p99 growth", last.firstP99 / first.firstP99, "x");
+        }
+    } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+}
+
+async function listFigures(server: ServerProcess, databasePath: string, size: number, samples: number, budgetMs: number): Promise<SizeResult> {
+    const client = new HttpClient(`${server.url}/api/v2`, TOKEN, 1);
+    const floor = new SqliteFloor(databasePath);
+    try {
+        checkSamePage("first page", await client.json("GET", FIRST_PAGE_PATH, undefined, 200), floor.firstPage());
+        const first = await latencies(client, "GET", FIRST_PAGE_PATH, samples, 5, budgetMs);
+        const firstFloor = timeSync(Math.max(first.length, 200), () => floor.firstPage());
+        const p50 = percentile(first, 0.5);
+        const p99 = percentile(first, 0.99);
+        console.log(`(${first.length} requests one after another on one keep-alive connection)`);
+        reportBeside("first page of 20, p50", p50, "SQLite, same page and counts", percentile(firstFloor, 0.5), "ms");
+        reportBeside("first page of 20, p99", p99, "SQLite, same page and counts", percentile(firstFloor, 0.99), "ms");
+        reportLimit("first page of 20, p50", p50, "ms", TARGETS.firstPageP50Ms);
+        reportLimit("first page of 20, p99", p99, "ms", TARGETS.firstPageP99Ms);
+
+        checkSamePage("search page", await client.json("GET", SEARCH_PATH, undefined, 200), floor.searchPage());
+        const search = await latencies(client, "GET", SEARCH_PATH, samples, 5, budgetMs);
+        const searchFloor = timeSync(Math.max(search.length, 200), () => floor.searchPage());
+        console.log(`(q=${SEARCH_TERM} matches ${SEARCH_MATCHES} projects at every size; page ${SEARCH_PAGE} by name; floor by ${floor.searchMethod})`);
+        reportBeside(
+            `q + sort=name, page ${SEARCH_PAGE} of 20, p50`,
+            percentile(search, 0.5),
+            "SQLite, same page and counts",
+            percentile(searchFloor, 0.5),
+            "ms",
+            { ratio: TARGETS.searchVsFloor },
+        );
+        reportBeside(`q + sort=name, page ${SEARCH_PAGE} of 20, p99`, percentile(search, 0.99), "SQLite, same page and counts", percentile(searchFloor, 0.99), "ms");
+        // What the search adds over the first page, in the service and in SQLite: the per-request costs both
+        // pages share (HTTP, authentication, rendering) drop out.
+        reportBeside(
+            "q + sort=name, its cost over the first page, p50",
+            percentile(search, 0.5) - p50,
+            "the same difference in SQLite",
+            percentile(searchFloor, 0.5) - percentile(firstFloor, 0.5),
+            "ms",
+        );
+
+        const memory = residentMemory(server.pid);
+        report("server resident memory after these requests", memory.current, "MiB");
+        if (size >= 100_000) reportLimit("server peak resident memory", memory.peak, "MiB", TARGETS.rssAtLargestMiB);
+        else report("server peak resident memory", memory.peak, "MiB");
+        return { size, firstP50: p50, firstP99: p99 };
+    } finally {
+        floor.close();
+        client.close();
+    }
+}
+
+/**
+ * Requests a second of `GET /projects/:id` and of the first list page of 20, each beside the bare route
+ * serving the bytes the service answered, on the same number of keep-alive connections for the same time.
+ */
+async function throughputFigures(server: ServerProcess): Promise<void> {
+    const connections = envNumber("BENCH_CONNECTIONS", 8);
+    const durationMs = envNumber("BENCH_LOAD_MS", 3000);
+    const apiUrl = `${server.url}/api/v2`;
+    const client = new HttpClient(apiUrl, TOKEN, 1);
+    const page = await client.send("GET", FIRST_PAGE_PATH);
+    const projectId = (JSON.parse(page.body.toString("utf8")) as { data: { id: string }[] }).data[5].id;
+    const showPath = `/projects/${projectId}`;
+    const show = await client.send("GET", showPath);
+    client.close();
+
+    const routesFile = path.join(os.tmpdir(), `wos-bench-bare-${process.pid}.json`);
+    const route = (requestPath: string, answer: typeof page) => ({
+        path: `/api/v2${requestPath.split("?")[0]}`,
+        contentType: String(answer.headers["content-type"] ?? "application/vnd.api+json"),
+        body: answer.body.toString("base64"),
+    });
+    fs.writeFileSync(routesFile, JSON.stringify([route(showPath, show), route(FIRST_PAGE_PATH, page)]));
+    const bare = await startScript(path.join(__dirname, "bareRoute.js"), [routesFile]);
+    try {
+        console.log(`(requests a second on ${connections} keep-alive connections for ${durationMs} ms each, after 500 ms of warm-up)`);
+        for (const [name, requestPath, target] of [
+            [`GET /projects/:id (${show.body.length} bytes)`, showPath, TARGETS.showVsBare],
+            [`list page of 20 (${page.body.length} bytes)`, FIRST_PAGE_PATH, TARGETS.listVsBare],
+        ] as const) {
+            const load = { token: TOKEN, method: "GET", path: requestPath, connections, durationMs, warmupMs: 500 };
+            const ours = await loadLoop({ ...load, baseUrl: apiUrl });
+            const floor = await loadLoop({ ...load, baseUrl: `${bare.url}/api/v2` });
+            reportBeside(name, ours.requestsPerSecond, "bare Fastify route, same bytes", floor.requestsPerSecond, "req/s", {
+                ratio: target,
+                higherIsBetter: true,
+            });
+        }
+    } finally {
+        await bare.stop();
+        fs.rmSync(routesFile, { force: true });
+    }
+}

@@ -1,0 +1,463 @@
+/**
+ * What the benchmark areas share: the server as its own process through the real CLI, a database seeded fast
+ * by writing rows straight into its file, a keep-alive HTTP client and load loop that cost next to nothing,
+ * a counting proxy, percentiles, resident memory and CPU time of a process from /proc, and the one way every
+ * figure is printed: beside the floor it is measured against, in the same run.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import * as http from "node:http";
+import * as path from "node:path";
+import * as readline from "node:readline";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomInt } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+
+/** The organization every area works in, and the owners' token (it sees and may do everything there). */
+export const ORGANIZATION = "bench";
+export const TOKEN = "bench-owners-token";
+/** A workspace and a no-code ready registry module of the seed (variables and the upgrade use them). */
+export const WORKSPACE_ID = "ws-bench00000000001";
+export const REGISTRY_MODULE_ID = "mod-bench0000000001";
+
+/** A whole number from the environment, or the default. */
+export function envNumber(name: string, fallback: number): number {
+    const text = process.env[name];
+    if (text === undefined || text.trim() === "") return fallback;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got '${text}'`);
+    return value;
+}
+
+/** A comma-separated list from the environment, or the default. */
+export function envList(name: string, fallback: readonly string[]): string[] {
+    const text = process.env[name];
+    if (text === undefined || text.trim() === "") return [...fallback];
+    return text
+        .split(",")
+        .map((item) => item.trim())
+        .filter((item) => item !== "");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Printing
+
+/** `1,234.5`-style numbers: 2 decimals under 10, 1 under 100, none above. */
+export function formatNumber(value: number): string {
+    if (!Number.isFinite(value)) return String(value);
+    const digits = Math.abs(value) < 10 ? 2 : Math.abs(value) < 100 ? 1 : 0;
+    return value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A section heading: `# name (details)`. */
+export function heading(text: string): void {
+    console.log(`\n# ${text}`);
+}
+
+/** One figure on its own: `name: value unit`. */
+export function report(name: string, value: number, unit: string, note?: string): void {
+    console.log(`${name}: ${formatNumber(value)} ${unit}${note ? `  (${note})` : ""}`);
+}
+
+/**
+ * One figure beside its floor, measured in the same run: `name: value unit | floor: value unit | ratio`, and
+ * the target when there is one, with whether this run met it. `higherIsBetter` for rates (requests a
+ * second), where the ratio is figure / floor and the target a minimum; otherwise the ratio is figure / floor
+ * and the target a maximum.
+ */
+export function reportBeside(
+    name: string,
+    value: number,
+    floorName: string,
+    floor: number,
+    unit: string,
+    target?: { ratio: number; higherIsBetter?: boolean },
+): void {
+    const ratio = value / floor;
+    let verdict = "";
+    if (target) {
+        const met = target.higherIsBetter ? ratio >= target.ratio : ratio <= target.ratio;
+        verdict = `  target ${target.higherIsBetter ? ">=" : "<="} ${target.ratio}x: ${met ? "met" : "NOT met"}`;
+    }
+    console.log(
+        `${name}: ${formatNumber(value)} ${unit} | floor (${floorName}): ${formatNumber(floor)} ${unit} | ${formatNumber(ratio)}x${verdict}`,
+    );
+}
+
+/** A figure against an absolute limit: `name: value unit  target <= limit unit: met`. */
+export function reportLimit(name: string, value: number, unit: string, limit: number): void {
+    console.log(`${name}: ${formatNumber(value)} ${unit}  target <= ${formatNumber(limit)} ${unit}: ${value <= limit ? "met" : "NOT met"}`);
+}
+
+/** The value at `fraction` (0.5 the median, 0.99 the p99) of samples sorted ascending. */
+export function percentile(sorted: readonly number[], fraction: number): number {
+    if (sorted.length === 0) return NaN;
+    const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+    return sorted[index];
+}
+
+/** The median of unsorted samples. */
+export function median(values: readonly number[]): number {
+    return percentile([...values].sort((a, b) => a - b), 0.5);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Processes
+
+/** Current and peak resident memory of a process, in MiB, from /proc (Linux). */
+export function residentMemory(pid: number): { current: number; peak: number } {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+    return { current: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
+}
+
+/** User plus system CPU time a process has used so far, in milliseconds, from /proc (Linux). */
+export function cpuTimeMs(pid: number): number {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** `getconf CLK_TCK` on Linux: 100 on every kernel Node runs on here. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** A `wos-server` process started through the CLI, as users run it. */
+export interface ServerProcess {
+    child: ChildProcess;
+    /** `http://127.0.0.1:PORT` */
+    url: string;
+    pid: number;
+    stop(): Promise<void>;
+}
+
+/**
+ * Starts `wos-server` on a free port with this database (and seed, if given, and further CLI options);
+ * resolves on its address line.
+ */
+export async function startServerProcess(databasePath: string, seedPath?: string, options: string[] = []): Promise<ServerProcess> {
+    const main = path.join(__dirname, "..", "server", "main.js");
+    const args = [main, "--port", "0", "--data", databasePath, "--log-level", "silent", ...options];
+    if (seedPath) args.push("--seed", seedPath);
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const lines = readline.createInterface({ input: child.stdout! });
+    for await (const line of lines) {
+        const match = /^wos-server listening on (\S+)$/.exec(line);
+        if (match) {
+            return {
+                child,
+                url: match[1],
+                pid: child.pid!,
+                stop: async () => {
+                    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+                    await exited;
+                },
+            };
+        }
+    }
+    throw new Error("wos-server exited before printing its address");
+}
+
+/** A child process that prints `listening on URL` (the bare route, the provider host's helpers). */
+export async function startScript(script: string, args: string[]): Promise<{ child: ChildProcess; url: string; stop(): Promise<void> }> {
+    const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const lines = readline.createInterface({ input: child.stdout! });
+    for await (const line of lines) {
+        const match = /listening on (\S+)$/.exec(line);
+        if (match) {
+            return {
+                child,
+                url: match[1],
+                stop: async () => {
+                    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+                    await exited;
+                },
+            };
+        }
+    }
+    throw new Error(`${script} exited before printing its address`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The seed and direct writes into the database file
+
+/** The seed of every bench database: the organization, its owners' token, one workspace, one module. */
+export function benchSeed() {
+    return {
+        organizations: [
+            {
+                name: ORGANIZATION,
+                teams: [{ name: "owners", owners: true, tokens: [TOKEN] }],
+                projects: [{ name: "Bench" }],
+                workspaces: [{ id: WORKSPACE_ID, name: "bench-ws", project: "Bench" }],
+                registryModules: [
+                    {
+                        id: REGISTRY_MODULE_ID,
+                        name: "bucket",
+                        provider: "aws",
+                        noCodeReady: true,
+                        versions: [{ version: "1.0.0", variables: [{ name: "size", type: "number", required: false, default: "1" }] }],
+                    },
+                ],
+            },
+        ],
+    };
+}
+
+/** Writes the seed file into `dataDir` and answers its path. */
+export function writeSeed(dataDir: string): string {
+    const seedPath = path.join(dataDir, "seed.json");
+    fs.writeFileSync(seedPath, JSON.stringify(benchSeed()));
+    return seedPath;
+}
+
+/**
+ * Creates the database through the real start path (schema, migrations, seed, whatever keys the service
+ * keeps beside the file) by starting the service once on it and stopping it.
+ */
+export async function createDatabase(databasePath: string, seedPath: string): Promise<void> {
+    const server = await startServerProcess(databasePath, seedPath);
+    await server.stop();
+}
+
+/** Word of the names {@link SEARCH_TERM} finds: only the first {@link SEARCH_MATCHES} projects carry it. */
+export const SEARCH_TERM = "kestrel";
+/** How many projects {@link SEARCH_TERM} matches at every size: a search as selective at 100,000 as at 1,000. */
+export const SEARCH_MATCHES = 200;
+const NAME_WORDS = ["alder", "birch", "cedar", "delta", "ember", "fjord", "grove", "heron", "inlet", "jetty"];
+
+/** The name of the `index`th bench project: unique, 3 to 40 characters, {@link SEARCH_TERM} in the first few. */
+export function benchProjectName(index: number): string {
+    const word = index < SEARCH_MATCHES * 5 && index % 5 === 0 ? SEARCH_TERM : NAME_WORDS[index % NAME_WORDS.length];
+    return `${word}-${String(index).padStart(6, "0")}`;
+}
+
+/** Creation time of the first generated project; the next ones a second apart. */
+const GENERATED_EPOCH_MS = Date.UTC(2030, 0, 1);
+
+const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+function randomId(prefix: string): string {
+    let id = prefix;
+    for (let i = 0; i < 16; i++) id += ID_ALPHABET[randomInt(ID_ALPHABET.length)];
+    return id;
+}
+
+/**
+ * Brings the bench organization to `total` generated projects by writing rows straight into the database
+ * file (the service must not be running): a thousand rows a millisecond instead of one request each. One
+ * project in ten gets a workspace, so that counting workspaces has something to count. Only the columns
+ * every version of the schema has are written; the others take their defaults, and triggers a later schema
+ * adds (an index of names) run as for any insert.
+ */
+export function growProjects(databasePath: string, total: number): void {
+    const db = new Database(databasePath);
+    try {
+        db.pragma("foreign_keys = ON");
+        db.pragma("busy_timeout = 5000");
+        const have = (db.prepare(`SELECT COUNT(*) AS n FROM projects WHERE organization = ? AND name GLOB '*-${"[0-9]".repeat(6)}'`).get(ORGANIZATION) as {
+            n: number;
+        }).n;
+        const insertProject = db.prepare(
+            "INSERT INTO projects (id, organization, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+        );
+        const insertWorkspace = db.prepare(
+            "INSERT INTO workspaces (id, organization, project_id, name, source, created_at, updated_at) VALUES (?, ?, ?, ?, 'tfe-api', ?, ?)",
+        );
+        const grow = db.transaction(() => {
+            for (let index = have; index < total; index++) {
+                // Distinct creation times in insertion order, as a service that made them one by one would have written.
+                const timestamp = new Date(GENERATED_EPOCH_MS + index * 1000).toISOString();
+                const id = randomId("prj-");
+                insertProject.run(id, ORGANIZATION, benchProjectName(index), index % 3 === 0 ? `project number ${index}` : null, timestamp, timestamp);
+                if (index % 10 === 0) insertWorkspace.run(randomId("ws-"), ORGANIZATION, id, `ws-${String(index).padStart(6, "0")}`, timestamp, timestamp);
+            }
+        });
+        grow();
+        db.pragma("wal_checkpoint(TRUNCATE)");
+    } finally {
+        db.close();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Plain keep-alive HTTP
+
+/** One answer of {@link HttpClient.send}: status, headers and the body's bytes. */
+export interface RawAnswer {
+    status: number;
+    headers: http.IncomingHttpHeaders;
+    body: Buffer;
+}
+
+/**
+ * The thinnest HTTP client: Node's own `http.request` over a keep-alive agent with `connections` sockets,
+ * the token and the JSON:API media type as headers. What "plain keep-alive HTTP" means in every floor.
+ */
+export class HttpClient {
+    readonly agent: http.Agent;
+    readonly #base: URL;
+    readonly #headers: Record<string, string>;
+
+    constructor(baseUrl: string, token: string | undefined, connections = 1) {
+        this.#base = new URL(baseUrl);
+        this.agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+        this.#headers = { accept: "application/vnd.api+json" };
+        if (token !== undefined) this.#headers.authorization = `Bearer ${token}`;
+    }
+
+    /** Sends one request (`path` is appended to the base URL's path) and resolves with the whole answer. */
+    send(method: string, path: string, body?: string): Promise<RawAnswer> {
+        const headers: Record<string, string | number> = { ...this.#headers };
+        if (body !== undefined) {
+            headers["content-type"] = "application/vnd.api+json";
+            headers["content-length"] = Buffer.byteLength(body);
+        }
+        return new Promise((resolve, reject) => {
+            const request = http.request(
+                { host: this.#base.hostname, port: this.#base.port, method, path: this.#base.pathname.replace(/\/$/, "") + path, headers, agent: this.agent },
+                (response) => {
+                    const chunks: Buffer[] = [];
+                    response.on("data", (chunk: Buffer) => chunks.push(chunk));
+                    response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+                    response.on("error", reject);
+                },
+            );
+            request.on("error", reject);
+            request.end(body);
+        });
+    }
+
+    /** {@link send}, then the body parsed as JSON; throws on a status other than `expected`. */
+    async json(method: string, path: string, body: unknown, expected: number): Promise<any> {
+        const answer = await this.send(method, path, body === undefined ? undefined : JSON.stringify(body));
+        if (answer.status !== expected) {
+            throw new Error(`${method} ${path} answered ${answer.status}, not ${expected}: ${answer.body.toString("utf8").slice(0, 300)}`);
+        }
+        return answer.body.length > 0 ? JSON.parse(answer.body.toString("utf8")) : undefined;
+    }
+
+    close(): void {
+        this.agent.destroy();
+    }
+}
+
+/**
+ * Requests a second of one request sent over and over on `connections` keep-alive connections for
+ * `durationMs` (after `warmupMs` not counted), each connection waiting for its answer before the next.
+ * Every answer must have status `expected`.
+ */
+export async function loadLoop(options: {
+    baseUrl: string;
+    token?: string;
+    method: string;
+    path: string;
+    connections: number;
+    durationMs: number;
+    warmupMs?: number;
+    expected?: number;
+}): Promise<{ requestsPerSecond: number; requests: number }> {
+    const client = new HttpClient(options.baseUrl, options.token, options.connections);
+    const expected = options.expected ?? 200;
+    try {
+        const run = async (durationMs: number) => {
+            let count = 0;
+            const end = performance.now() + durationMs;
+            const worker = async () => {
+                while (performance.now() < end) {
+                    const answer = await client.send(options.method, options.path);
+                    if (answer.status !== expected) throw new Error(`${options.method} ${options.path} answered ${answer.status}`);
+                    count++;
+                }
+            };
+            const started = performance.now();
+            await Promise.all(Array.from({ length: options.connections }, worker));
+            return { requests: count, seconds: (performance.now() - started) / 1000 };
+        };
+        if (options.warmupMs) await run(options.warmupMs);
+        const { requests, seconds } = await run(options.durationMs);
+        return { requestsPerSecond: requests / seconds, requests };
+    } finally {
+        client.close();
+    }
+}
+
+/** Latencies in milliseconds of `samples` requests one after another (after `warmup` not counted), sorted. */
+export async function latencies(client: HttpClient, method: string, path: string, samples: number, warmup: number, budgetMs = Infinity): Promise<number[]> {
+    for (let i = 0; i < warmup; i++) await client.json(method, path, undefined, 200);
+    const values: number[] = [];
+    const end = performance.now() + budgetMs;
+    for (let i = 0; i < samples; i++) {
+        const started = performance.now();
+        const answer = await client.send(method, path);
+        values.push(performance.now() - started);
+        if (answer.status !== 200) throw new Error(`${method} ${path} answered ${answer.status}`);
+        // A slow list (the code before the list moved into SQL) must not take the whole evening.
+        if (values.length >= 20 && performance.now() > end) break;
+    }
+    return values.sort((a, b) => a - b);
+}
+
+/** Runs `items` through `work` with at most `inFlight` at a time; resolves when all are done. */
+export async function inParallel<T>(items: readonly T[], inFlight: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length) {
+            const index = next++;
+            await work(items[index], index);
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(inFlight, items.length) }, worker));
+}
+
+/**
+ * A pass-through HTTP proxy in front of the server that counts the requests it forwards (by method and
+ * path): how the bench knows how many requests an operation costs without reaching into the client.
+ */
+export async function startCountingProxy(target: string): Promise<{
+    url: string;
+    count(): number;
+    /** `GET /api/v2/...` of each request since the last call, in order. */
+    take(): string[];
+    close(): Promise<void>;
+}> {
+    const upstream = new URL(target);
+    let forwarded = 0;
+    let seen: string[] = [];
+    const agent = new http.Agent({ keepAlive: true });
+    const proxy = http.createServer((request, response) => {
+        forwarded++;
+        seen.push(`${request.method} ${request.url}`);
+        const outgoing = http.request(
+            { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers, agent },
+            (answer) => {
+                response.writeHead(answer.statusCode ?? 502, answer.headers);
+                answer.pipe(response);
+            },
+        );
+        outgoing.on("error", () => response.destroy());
+        request.pipe(outgoing);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const address = proxy.address() as { port: number };
+    return {
+        url: `http://127.0.0.1:${address.port}`,
+        count: () => forwarded,
+        take: () => {
+            const taken = seen;
+            seen = [];
+            return taken;
+        },
+        close: () =>
+            new Promise<void>((resolve) => {
+                agent.destroy();
+                proxy.closeAllConnections();
+                proxy.close(() => resolve());
+            }),
+    };
+}
