@@ -3,24 +3,27 @@
  *
  * Dynamic providers have no invokes, so the lookup runs the SDK right in the program's process, with the
  * same credentials as the resources: stack config `wos:address` / `wos:token`, else `WOS_ADDRESS` /
- * `WOS_TOKEN`. Nothing here is serialized into state.
+ * `WOS_TOKEN`, and the same default organization (see `lookupSupport.ts`). Nothing here is serialized into
+ * state.
  *
  * @module
  */
 import * as pulumi from "@pulumi/pulumi";
-import { WosClient } from "../sdk";
+import { lookupClient, lookupOrganization, optionalInput } from "./lookupSupport";
 
 /** Arguments of {@link getProject}. */
 export interface GetProjectArgs {
-    /** Name of the organization. */
-    organization: string;
+    /** Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`. */
+    organization?: string;
     /** The project's name (compared case-insensitively, as the service does). */
     name: string;
 }
 
 /** Arguments of {@link getProjectOutput}: the same, as inputs. */
 export interface GetProjectOutputArgs {
-    organization: pulumi.Input<string>;
+    /** Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`. */
+    organization?: pulumi.Input<string>;
+    /** The project's name. */
     name: pulumi.Input<string>;
 }
 
@@ -28,9 +31,13 @@ export interface GetProjectOutputArgs {
 export interface GetProjectResult {
     /** The project's id (`prj-…`). */
     id: string;
+    /** The organization's name. */
     organization: string;
+    /** The project's name as the service holds it. */
     name: string;
+    /** The description; left out when none is set. */
     description?: string;
+    /** Inactivity after which its workspaces are destroyed (`14d`, `12h`); left out when none is set. */
     autoDestroyActivityDuration?: string;
     /** Number of workspaces in the project at the time of the lookup. */
     workspaceCount: number;
@@ -40,37 +47,23 @@ export interface GetProjectResult {
     tags: Record<string, string>;
 }
 
-/** Address and token for the lookup: stack config first, then the environment. */
-function lookupCredentials(): { address?: string; token: string } {
-    const config = new pulumi.Config("wos");
-    const address = config.get("address") || process.env.WOS_ADDRESS || undefined;
-    const token = config.get("token") || process.env.WOS_TOKEN || undefined;
-    if (!token) {
-        throw new Error(
-            "wos.getProject: no token configured: set the stack config 'wos:token' " +
-                "(pulumi config set --secret wos:token <TOKEN>) or the environment variable WOS_TOKEN",
-        );
-    }
-    return { address, token };
-}
-
 /**
- * Finds the project named `name` in `organization`, with its duration and tags. Fails when there is none
- * (or the token may not see it).
+ * Finds the project named `name` in `organization` (the default organization when left out), with its
+ * duration and tags. Fails when there is none (or the token may not see it).
  */
 export async function getProject(args: GetProjectArgs): Promise<GetProjectResult> {
-    const { address, token } = lookupCredentials();
-    const client = new WosClient({ ...(address ? { address } : {}), token });
-    const list = await client.projects.list(args.organization, { names: [args.name], pageSize: 100 });
+    const organization = lookupOrganization("wos.getProject", args.organization);
+    const client = lookupClient("wos.getProject");
+    const list = await client.projects.list(organization, { names: [args.name], pageSize: 100 });
     const match = list.items.find((project) => project.name.toLowerCase() === args.name.toLowerCase());
     if (!match) {
-        throw new Error(`wos.getProject: no project named '${args.name}' in organization '${args.organization}'`);
+        throw new Error(`wos.getProject: no project named '${args.name}' in organization '${organization}'`);
     }
     const project = await client.projects.read(match.id);
     const bindings = await client.projects.listTagBindings(match.id);
     const result: GetProjectResult = {
         id: project.id,
-        organization: project.organization ?? args.organization,
+        organization: project.organization ?? organization,
         name: project.name,
         workspaceCount: project.workspaceCount ?? match.workspaceCount ?? 0,
         teamCount: project.teamCount ?? match.teamCount ?? 0,
@@ -84,6 +77,6 @@ export async function getProject(args: GetProjectArgs): Promise<GetProjectResult
 /** {@link getProject} for inputs that may not be known yet; the result is an `Output`. */
 export function getProjectOutput(args: GetProjectOutputArgs): pulumi.Output<GetProjectResult> {
     return pulumi
-        .all([args.organization, args.name])
-        .apply(([organization, name]) => getProject({ organization, name }));
+        .all([optionalInput(args.organization), args.name])
+        .apply(([organization, name]) => getProject({ ...(organization === undefined ? {} : { organization }), name }));
 }

@@ -21,8 +21,11 @@ export interface NoCodeModuleVariableOptionsArgs {
 
 /** Inputs of a {@link NoCodeModule}. */
 export interface NoCodeModuleArgs {
-    /** Name of the organization whose registry holds the module. Changing it replaces the no-code module. */
-    organization: pulumi.Input<string>;
+    /**
+     * Name of the organization whose registry holds the module; default: the stack config `wos:organization`,
+     * else the environment variable `WOS_ORGANIZATION`. Changing it replaces the no-code module.
+     */
+    organization?: pulumi.Input<string>;
     /** Id of the registry module (`mod-…`); a registry module has at most one no-code module. Changing it replaces the no-code module. */
     registryModuleId: pulumi.Input<string>;
     /**
@@ -43,7 +46,9 @@ export interface NoCodeModuleArgs {
 export interface NoCodeModuleVariableOptions {
     /** `ncvaropt-…` */
     id: string;
+    /** The module variable the set restricts. */
     variableName: string;
+    /** That variable's declared type (`string`, `number`, ...). */
     variableType: string;
     /** The allowed values, as text. */
     options: string[];

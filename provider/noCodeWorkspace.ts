@@ -62,12 +62,17 @@ export interface NoCodeWorkspaceArgs {
 
 /** A var as the state holds it ({@link NoCodeWorkspace.vars}). */
 export interface NoCodeWorkspaceVar {
+    /** The variable's name. */
     key: string;
     /** For a sensitive var, the last value written. */
     value: string;
+    /** `infra` (a module variable) or `env` (an environment variable of the runs). */
     category: "infra" | "env";
+    /** The description, when the var has one. */
     description?: string;
+    /** Whether the value is HCL. */
     hcl: boolean;
+    /** Whether the value is write-only; then `value` is a secret output, the last value written. */
     sensitive: boolean;
 }
 

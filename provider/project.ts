@@ -12,8 +12,11 @@ import * as pulumi from "@pulumi/pulumi";
 
 /** Inputs of a {@link Project}. */
 export interface ProjectArgs {
-    /** Name of the organization that owns the project. Changing it replaces the project. */
-    organization: pulumi.Input<string>;
+    /**
+     * Name of the organization that owns the project; default: the stack config `wos:organization`, else the
+     * environment variable `WOS_ORGANIZATION`. Changing it replaces the project.
+     */
+    organization?: pulumi.Input<string>;
     /** 3 to 40 characters: letters, numbers, spaces, `-` and `_`; no leading or trailing space. Unique per organization. */
     name: pulumi.Input<string>;
     /** At most 256 characters. */

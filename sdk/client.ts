@@ -14,10 +14,19 @@ import { Workspaces } from "./workspaces";
  * A typed client of the Workspace Organization Service.
  *
  * ```ts
- * const client = new WosClient({ address: "http://127.0.0.1:8787", token: process.env.WOS_TOKEN! });
+ * const client = new WosClient({ address: "http://127.0.0.1:8787", token: process.env.MY_WOS_TOKEN });
  * const project = await client.projects.create("acme", { name: "Apps" });
  * for await (const p of client.projects.listAll("acme")) console.log(p.name);
  * ```
+ *
+ * Left out, the address and the token come from the environment variables `WOS_ADDRESS` and `WOS_TOKEN`
+ * (as for the providers): `new WosClient()` is enough in a pipeline that sets them.
+ *
+ * Proxies come from the environment, read when the client is made: `HTTPS_PROXY` for an `https:` address,
+ * `HTTP_PROXY` for an `http:` one, else `ALL_PROXY` (lower-case names too), an `http://` or `https://` proxy
+ * URL, with `user:password@` for Basic proxy authentication; a host listed in `NO_PROXY` (names, `.suffix`,
+ * `host:port`, `*`) is reached directly, and so is a loopback address (`localhost`, `127.0.0.1`, `::1`) such
+ * as the local service's.
  *
  * Every method throws a {@link WosError} subclass on failure, and repeats requests as the retry policy of
  * `sdk/retry.ts` allows (see {@link WosClientOptions}). The token is held privately: it is not an
@@ -38,8 +47,12 @@ export class WosClient {
     readonly baseUrl: string;
     readonly #transport: Transport;
 
-    /** Builds a client; throws a `TypeError` for a missing token, an address that is not http(s), or a bad option. */
-    constructor(options: WosClientOptions) {
+    /**
+     * Builds a client. Throws a `TypeError` when there is no token (neither `options.token` nor `WOS_TOKEN`),
+     * for an address that is not http(s) (from `options.address` or `WOS_ADDRESS`), a proxy variable that is
+     * not an http(s) URL, or a bad option. Nothing is sent until the first call.
+     */
+    constructor(options: WosClientOptions = {}) {
         this.#transport = new Transport(options);
         this.baseUrl = this.#transport.baseUrl;
         this.projects = new Projects(this.#transport);

@@ -133,7 +133,11 @@ export class WosBadRequestError extends WosError {
     }
 }
 
-/** 401: the token is missing, malformed or unknown. */
+/**
+ * 401: the token is missing, malformed or unknown. The message says which when the service tells it in
+ * `WWW-Authenticate` (the local service does: "not a bearer token" or "not known to this service"), and
+ * never holds the token.
+ */
 export class WosAuthenticationError extends WosError {
     static override readonly kind = "authentication" as const;
     constructor(init: WosErrorInit) {
@@ -254,6 +258,7 @@ export interface WosPlanFailedErrorInit {
  * not an HTTP status. Recognise it with {@link WosPlanFailedError.isInstance}.
  */
 export class WosPlanFailedError extends Error {
+    /** The kind of every error of this class: `"plan_failed"`. */
     static readonly kind = "plan_failed" as const;
     /** Always `"plan_failed"`. */
     readonly kind = "plan_failed" as const;
@@ -301,6 +306,7 @@ export interface WosPlanTimeoutErrorInit {
  * {@link WosPlanTimeoutError.isInstance}.
  */
 export class WosPlanTimeoutError extends Error {
+    /** The kind of every error of this class: `"plan_timeout"`. */
     static readonly kind = "plan_timeout" as const;
     /** Always `"plan_timeout"`. */
     readonly kind = "plan_timeout" as const;

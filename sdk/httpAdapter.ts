@@ -2,22 +2,31 @@
  * The HTTP exchange under the client's axios instance: one request with Node's own `http.request` (or
  * `https.request`) over the default keep-alive agents, the answer read whole as text.
  *
- * axios' own Node adapter does much this client never uses (proxies from the environment, redirects,
- * streams, progress events, rate limits, compression negotiation) and cost about a third of a millisecond
- * of CPU a request on the development machine, more than the rest of the client and as much again as
- * `http.request` itself (issue 6, Scale: the SDK within 1.2x of plain keep-alive HTTP). This adapter keeps
- * everything around it as it was: axios' interceptors and so the retry policy (`sdk/retry.ts`), its
- * `AxiosError` shapes and codes, `validateStatus`, and the timeout semantics (counted from the start of the
- * attempt until the answer's headers, then as the socket's idle time; `ETIMEDOUT` with
- * `clarifyTimeoutError`). What the client never asks for is not supported: no proxy (the client sets
- * `proxy: false`), no redirect (`maxRedirects: 0`: a 3xx is an answer), no streams.
+ * axios' own Node adapter does much this client never uses (redirects, streams, progress events, rate
+ * limits, compression negotiation) and cost about a third of a millisecond of CPU a request on the
+ * development machine, more than the rest of the client and as much again as `http.request` itself
+ * (issue 6, Scale: the SDK within 1.2x of plain keep-alive HTTP). This adapter keeps everything around it
+ * as it was: axios' interceptors and so the retry policy (`sdk/retry.ts`), its `AxiosError` shapes and
+ * codes, `validateStatus`, and the timeout semantics (counted from the start of the attempt until the
+ * answer's headers, then as the socket's idle time; `ETIMEDOUT` with `clarifyTimeoutError`). What the client
+ * never asks for is not supported: no redirect (`maxRedirects: 0`: a 3xx is an answer), no streams.
+ *
+ * Proxies come from the environment, as curl, Go's `net/http` (and so the Pulumi CLI and go-tfe) take
+ * them: {@link environmentProxy} decides once per client with `proxy-from-env` (`HTTPS_PROXY` for an
+ * `https:` address, `HTTP_PROXY` for `http:`, `ALL_PROXY` for both, lower-case names too, `NO_PROXY` to
+ * bypass), and {@link proxiedAdapter} sends through `http-proxy-agent` (an absolute-URI request to the
+ * proxy) or `https-proxy-agent` (a `CONNECT` tunnel, TLS to the service inside it).
  *
  * @module
  */
 import * as http from "node:http";
 import * as https from "node:https";
+import { isIP } from "node:net";
+import { pathToFileURL } from "node:url";
 import * as zlib from "node:zlib";
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from "axios";
+// CommonJS, no typings of its own: its one function, typed here.
+const { getProxyForUrl } = require("proxy-from-env") as { getProxyForUrl(url: string): string };
 
 /** The full URL of a request: the base URL and the path (with its query) the transport built. */
 function requestUrl(config: InternalAxiosRequestConfig): URL {
@@ -139,3 +148,105 @@ export function nodeHttpAdapter(config: InternalAxiosRequestConfig): Promise<Axi
         request.end(body);
     });
 }
+
+/** The adapter's signature: one request of the client's axios instance. */
+export type HttpAdapter = (config: InternalAxiosRequestConfig) => Promise<AxiosResponse<string>>;
+
+/**
+ * The proxy the environment names for requests to `address`, or `undefined` to connect directly. Decided
+ * by `proxy-from-env`: `HTTPS_PROXY` (`https:` addresses) or `HTTP_PROXY` (`http:`), else `ALL_PROXY`, each
+ * also in lower case (which wins), and none for a host that `NO_PROXY` lists (`host`, `.suffix` or
+ * `*.suffix`, `host:port`, or `*` for all). Loopback addresses (`localhost`, `127.0.0.0/8`, `::1`) are never
+ * proxied, as Go's `net/http` decides: a proxy elsewhere cannot reach this machine's local service.
+ *
+ * @throws TypeError when the variable holds something other than an `http://` or `https://` proxy URL; the
+ * message names the variable and never shows its value (it may hold the proxy's password).
+ */
+export function environmentProxy(address: string): URL | undefined {
+    const target = new URL(address);
+    if (isLoopback(target.hostname)) return undefined;
+    const proxy = getProxyForUrl(target.href);
+    if (!proxy) return undefined;
+    const variable = proxyVariable(target.protocol);
+    let url: URL;
+    try {
+        url = new URL(proxy);
+    } catch {
+        throw new TypeError(`WosClient: the environment variable ${variable} is not a proxy URL such as http://proxy.example.com:3128`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+        throw new TypeError(
+            `WosClient: the environment variable ${variable} names a ${url.protocol.replace(/:$/, "")} proxy; only http:// and https:// proxies are supported`,
+        );
+    }
+    return url;
+}
+
+/** Which variable `proxy-from-env` took the proxy of a `protocol` from, for messages: the upper-case name. */
+function proxyVariable(protocol: string): string {
+    const own = `${protocol.replace(/:$/, "")}_proxy`;
+    return process.env[own] || process.env[own.toUpperCase()] ? own.toUpperCase() : "ALL_PROXY";
+}
+
+/** `localhost` or a loopback IP (`127.0.0.0/8`, `::1`, and `::ffff:127.x.x.x`); `hostname` as `URL` gives it. */
+function isLoopback(hostname: string): boolean {
+    const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    if (host === "localhost" || host.endsWith(".localhost")) return true;
+    if (isIP(host) === 4) return host.startsWith("127.");
+    if (isIP(host) === 6) return host === "::1" || /^::ffff:127\./.test(host) || /^::ffff:7f[0-9a-f]{2}:/.test(host);
+    return false;
+}
+
+/** The part of the agents' constructors the client uses. */
+type ProxyAgentClass = new (proxy: URL, options: http.AgentOptions) => http.Agent;
+
+/**
+ * {@link nodeHttpAdapter} through `proxy` for requests to an address of `protocol`: the agent of
+ * `http-proxy-agent` for `http:` (the proxy gets absolute-URI requests), of `https-proxy-agent` for `https:`
+ * (a `CONNECT` tunnel; TLS to the service, checked against its name, inside it). Credentials in the proxy
+ * URL (`http://user:password@proxy:3128`) are sent as `Proxy-Authorization: Basic`. One keep-alive agent
+ * per client, made at the first request: the agents are ES modules, loaded only when a proxy is used.
+ */
+export function proxiedAdapter(proxy: URL, protocol: string): HttpAdapter {
+    const tunnel = protocol === "https:";
+    let agent: Promise<http.Agent> | undefined;
+    return async (config) => {
+        // A failed load is tried again by the next request rather than remembered.
+        agent ??= proxyAgentClass(tunnel).then(
+            (Agent) => new Agent(proxy, { keepAlive: true }),
+            (error: unknown) => {
+                agent = undefined;
+                throw error;
+            },
+        );
+        const resolved = await agent;
+        if (tunnel) config.httpsAgent = resolved;
+        else config.httpAgent = resolved;
+        return nodeHttpAdapter(config);
+    };
+}
+
+/**
+ * The agent class, from an ES module: `require` loads it on Node 20.19 and later; before that, `require`
+ * of an ES module fails with `ERR_REQUIRE_ESM`, and it is imported instead.
+ */
+async function proxyAgentClass(tunnel: boolean): Promise<ProxyAgentClass> {
+    const [name, exported] = tunnel ? ["https-proxy-agent", "HttpsProxyAgent"] : ["http-proxy-agent", "HttpProxyAgent"];
+    let loaded: Record<string, unknown>;
+    try {
+        loaded = require(name) as Record<string, unknown>;
+    } catch (error) {
+        if ((error as { code?: unknown }).code !== "ERR_REQUIRE_ESM") throw error;
+        loaded = (await importModule(pathToFileURL(require.resolve(name)).href)) as Record<string, unknown>;
+    }
+    return loaded[exported] as ProxyAgentClass;
+}
+
+/**
+ * A real `import()`: TypeScript turns `import()` into `require` in CommonJS output, which is what failed.
+ * Built once, on first use only.
+ */
+let importModule = (specifier: string): Promise<unknown> => {
+    importModule = new Function("specifier", "return import(specifier)") as (specifier: string) => Promise<unknown>;
+    return importModule(specifier);
+};

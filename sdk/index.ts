@@ -53,7 +53,16 @@ export {
     type VariableUpdateOptions,
     type VariableListOptions,
 } from "./variables";
-export { Workspaces, workspaceUpdateOptionsSchema, type WorkspaceUpdateOptions } from "./workspaces";
+export {
+    Workspaces,
+    workspaceCreateOptionsSchema,
+    workspaceUpdateOptionsSchema,
+    workspaceListOptionsSchema,
+    type WorkspaceCreateOptions,
+    type WorkspaceUpdateOptions,
+    type WorkspaceListOptions,
+    type WorkspaceList,
+} from "./workspaces";
 export {
     NoCodeModules,
     noCodeModuleCreateOptionsSchema,

@@ -80,7 +80,11 @@ export function noCodeModuleCreateOptionsSchema() {
     });
 }
 
-/** Options of {@link NoCodeModules.create}, inferred from {@link noCodeModuleCreateOptionsSchema}. */
+/**
+ * Options of {@link NoCodeModules.create}, inferred from {@link noCodeModuleCreateOptionsSchema}.
+ *
+ * @interface
+ */
 export type NoCodeModuleCreateOptions = z.input<ReturnType<typeof noCodeModuleCreateOptionsSchema>>;
 
 /** What {@link NoCodeModules.update} takes. Omitted fields stay as they are. */
@@ -88,7 +92,9 @@ export function noCodeModuleUpdateOptionsSchema() {
     return z.object({
         /** Another registry module; without {@link NoCodeModuleUpdateOptions.versionPin} the pin becomes its highest version. */
         registryModuleId: idOptionRule("a registry module id").optional(),
+        /** `MAJOR.MINOR.PATCH` of an existing version of the module. */
         versionPin: moduleVersionRule().optional(),
+        /** Whether workspaces may be created from the module. */
         enabled: booleanRule().optional(),
         /**
          * The whole desired list of sets: an item with the `id` of an existing set replaces that set, an item
@@ -103,7 +109,11 @@ export function noCodeModuleUpdateOptionsSchema() {
     });
 }
 
-/** Options of {@link NoCodeModules.update}, inferred from {@link noCodeModuleUpdateOptionsSchema}. */
+/**
+ * Options of {@link NoCodeModules.update}, inferred from {@link noCodeModuleUpdateOptionsSchema}.
+ *
+ * @interface
+ */
 export type NoCodeModuleUpdateOptions = z.input<ReturnType<typeof noCodeModuleUpdateOptionsSchema>>;
 
 /** What {@link NoCodeModules.read} takes. */
@@ -114,7 +124,11 @@ export function noCodeModuleReadOptionsSchema() {
     });
 }
 
-/** Options of {@link NoCodeModules.read}, inferred from {@link noCodeModuleReadOptionsSchema}. */
+/**
+ * Options of {@link NoCodeModules.read}, inferred from {@link noCodeModuleReadOptionsSchema}.
+ *
+ * @interface
+ */
 export type NoCodeModuleReadOptions = z.input<ReturnType<typeof noCodeModuleReadOptionsSchema>>;
 
 /** Vars of a no-code workspace create or upgrade: each var by the variable rules, a key once per category. */
@@ -126,7 +140,9 @@ export function noCodeWorkspaceVarListSchema() {
         value: variableValueRule().optional(),
         /** `infra` (a module variable) or `env`. */
         category: variableCategoryRule(),
+        /** At most 512 characters. */
         description: variableDescriptionRule().optional(),
+        /** Evaluate the value as configuration-language code; default false. */
         hcl: booleanRule().optional(),
         /** Write-only once written. */
         sensitive: booleanRule().optional(),
@@ -174,7 +190,11 @@ export function noCodeWorkspaceCreateOptionsSchema() {
         });
 }
 
-/** Options of {@link NoCodeModules.createWorkspace}, inferred from {@link noCodeWorkspaceCreateOptionsSchema}. */
+/**
+ * Options of {@link NoCodeModules.createWorkspace}, inferred from {@link noCodeWorkspaceCreateOptionsSchema}.
+ *
+ * @interface
+ */
 export type NoCodeWorkspaceCreateOptions = z.input<ReturnType<typeof noCodeWorkspaceCreateOptionsSchema>>;
 
 /** What {@link NoCodeModules.initiateUpgrade} takes. */
@@ -185,7 +205,11 @@ export function noCodeUpgradeOptionsSchema() {
     });
 }
 
-/** Options of {@link NoCodeModules.initiateUpgrade}, inferred from {@link noCodeUpgradeOptionsSchema}. */
+/**
+ * Options of {@link NoCodeModules.initiateUpgrade}, inferred from {@link noCodeUpgradeOptionsSchema}.
+ *
+ * @interface
+ */
 export type NoCodeUpgradeOptions = z.input<ReturnType<typeof noCodeUpgradeOptionsSchema>>;
 
 /** What {@link NoCodeModules.waitForPlan} takes. */
@@ -209,11 +233,23 @@ export function waitForPlanOptionsSchema() {
     });
 }
 
-/** Options of {@link NoCodeModules.waitForPlan}, inferred from {@link waitForPlanOptionsSchema}. */
+/**
+ * Options of {@link NoCodeModules.waitForPlan}, inferred from {@link waitForPlanOptionsSchema}.
+ *
+ * @interface
+ */
 export type WaitForPlanOptions = z.input<ReturnType<typeof waitForPlanOptionsSchema>>;
 
-/** An upgrade as {@link NoCodeModules.initiateUpgrade} and {@link NoCodeModules.readUpgrade} answer it: with the module it belongs to. */
-export type NoCodeUpgrade = WorkspaceUpgrade & { noCodeModuleId: string };
+/**
+ * An upgrade as {@link NoCodeModules.initiateUpgrade} and {@link NoCodeModules.readUpgrade} answer it: with the
+ * module it belongs to.
+ *
+ * @interface
+ */
+export type NoCodeUpgrade = WorkspaceUpgrade & {
+    /** The no-code module (`nocode-...`) whose workspace is upgraded. */
+    noCodeModuleId: string;
+};
 
 /** Default first wait of {@link NoCodeModules.waitForPlan}, in milliseconds. */
 export const DEFAULT_PLAN_POLL_INITIAL_DELAY_MS = 1000;

@@ -32,13 +32,22 @@ export type { ProjectList, ListLinks } from "./model";
  * no key twice.
  */
 export function tagListSchema() {
-    return z.array(z.object({ key: tagKeyRule(), value: tagValueRule() })).superRefine((tags, context) => {
-        // Element issues do not stop a refinement: judge the set only once every tag is a tag.
-        if (!tags.every((tag) => typeof tag?.key === "string")) return;
-        for (const problem of tagSetProblems(tags)) {
-            context.addIssue({ code: "custom", message: problem.message, path: problem.index === undefined ? [] : [problem.index, "key"] });
-        }
-    });
+    return z
+        .array(
+            z.object({
+                /** The tag's key: 1 to 128 characters of letters, digits and `_ . = + - @ :`; not `hc:` or `hcp:`. */
+                key: tagKeyRule(),
+                /** The tag's value: at most 256 of the same characters; may be empty. */
+                value: tagValueRule(),
+            }),
+        )
+        .superRefine((tags, context) => {
+            // Element issues do not stop a refinement: judge the set only once every tag is a tag.
+            if (!tags.every((tag) => typeof tag?.key === "string")) return;
+            for (const problem of tagSetProblems(tags)) {
+                context.addIssue({ code: "custom", message: problem.message, path: problem.index === undefined ? [] : [problem.index, "key"] });
+            }
+        });
 }
 
 /** What {@link Projects.create} takes: the rules of `sdk/model`, checked before the request. */
@@ -55,12 +64,17 @@ export function projectCreateOptionsSchema() {
     });
 }
 
-/** Options of {@link Projects.create}, inferred from {@link projectCreateOptionsSchema}. */
+/**
+ * Options of {@link Projects.create}, inferred from {@link projectCreateOptionsSchema}.
+ *
+ * @interface
+ */
 export type ProjectCreateOptions = z.input<ReturnType<typeof projectCreateOptionsSchema>>;
 
 /** What {@link Projects.update} takes. Omitted fields stay as they are. */
 export function projectUpdateOptionsSchema() {
     return z.object({
+        /** A new name: 3 to 40 characters; letters, numbers, spaces, `-`, `_`; unique in the organization. */
         name: projectNameRule().optional(),
         /** `null` clears the description. */
         description: projectDescriptionRule().nullable().optional(),
@@ -71,7 +85,11 @@ export function projectUpdateOptionsSchema() {
     });
 }
 
-/** Options of {@link Projects.update}, inferred from {@link projectUpdateOptionsSchema}. */
+/**
+ * Options of {@link Projects.update}, inferred from {@link projectUpdateOptionsSchema}.
+ *
+ * @interface
+ */
 export type ProjectUpdateOptions = z.input<ReturnType<typeof projectUpdateOptionsSchema>>;
 
 /** What {@link Projects.list} takes. */
@@ -94,7 +112,11 @@ export function projectListOptionsSchema() {
     });
 }
 
-/** Options of {@link Projects.list}, inferred from {@link projectListOptionsSchema}. */
+/**
+ * Options of {@link Projects.list}, inferred from {@link projectListOptionsSchema}.
+ *
+ * @interface
+ */
 export type ProjectListOptions = z.input<ReturnType<typeof projectListOptionsSchema>>;
 
 // Built once: the module is loaded once per process and a schema is immutable, while building one (and zod's

@@ -72,7 +72,9 @@ const REPEATABLE_POST_PATHS: readonly RegExp[] = [
  *
  * GET reads; PATCH sets the values it carries, so a second identical PATCH changes nothing (and the
  * tag-bindings PATCH is an upsert); DELETE leaves the resource gone either way. POST is repeatable only on
- * the paths in {@link REPEATABLE_POST_PATHS}. (A 429 is retried for every request: see {@link retryReason}.)
+ * two paths: moving workspaces into a project (`/projects/:id/relationships/workspaces`, a "set") and
+ * confirming an upgrade run (`/no-code-modules/:id/workspaces/:ws/upgrade/:run`, which applies that run once).
+ * (A 429 is retried for every request: the service refused it before doing anything.)
  */
 export function mayRepeat(method: string, path: string): boolean {
     switch (method.toUpperCase()) {
@@ -124,7 +126,12 @@ export function retryDelay(
     maxRetryDelayMs: number,
     random: () => number = Math.random,
     now: () => number = Date.now,
-): { delayMs: number; source: RetryDelaySource } {
+): {
+    /** How long to wait, in milliseconds. */
+    delayMs: number;
+    /** Where the wait came from. */
+    source: RetryDelaySource;
+} {
     const cap = (ms: number) => Math.max(0, Math.min(Math.ceil(ms), maxRetryDelayMs));
     const retryAfter = parseRetryAfter(headerValue(headers, "retry-after"), now);
     if (retryAfter !== undefined) return { delayMs: cap(retryAfter), source: "retry-after" };

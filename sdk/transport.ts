@@ -9,6 +9,7 @@ import axios, { AxiosError, type AxiosInstance, type AxiosResponse } from "axios
 import { z } from "zod";
 import { errorDocumentSchema, JSON_API_MEDIA_TYPE, type ErrorObject } from "./model";
 import {
+    describeErrorObjects,
     errorClassForStatus,
     redact,
     redactDeep,
@@ -17,7 +18,7 @@ import {
     WosError,
     WosInvalidResponseError,
 } from "./errors";
-import { nodeHttpAdapter } from "./httpAdapter";
+import { environmentProxy, nodeHttpAdapter, proxiedAdapter } from "./httpAdapter";
 import { installRetry, outcomeWasUnknown, pathWithoutQuery, type RetryInfo } from "./retry";
 
 /** Address of the local service, the default target. */
@@ -26,15 +27,22 @@ export const DEFAULT_ADDRESS = "http://127.0.0.1:8787";
 /** Version prefix of every path (`api.md`, Versioning). */
 export const API_PREFIX = "/api/v2";
 
-/** Options of {@link WosClient}. */
+/**
+ * Options of {@link WosClient}. Every one may be left out: the address and the token then come from the
+ * environment, as for the providers (`WOS_ADDRESS`, `WOS_TOKEN`), and proxies always do (`HTTPS_PROXY`,
+ * `HTTP_PROXY`, `NO_PROXY`: see {@link WosClient}).
+ */
 export interface WosClientOptions {
     /**
      * Address of the service, e.g. `https://wos.example.com`; a trailing `/` or `/api/v2` is accepted.
-     * Default {@link DEFAULT_ADDRESS} (the local service).
+     * Default: the environment variable `WOS_ADDRESS`, else {@link DEFAULT_ADDRESS} (the local service).
      */
     address?: string;
-    /** Bearer token (user, team or organization token). Never logged, never part of an error. */
-    token: string;
+    /**
+     * Bearer token (user, team or organization token). Never logged, never part of an error. Default: the
+     * environment variable `WOS_TOKEN`; with neither, the constructor throws a `TypeError`.
+     */
+    token?: string;
     /** Timeout of each attempt, in milliseconds. Default 30000. */
     timeoutMs?: number;
     /** Repeats after the first attempt, for requests the retry policy allows. Default 5. */
@@ -82,13 +90,30 @@ export class Transport {
     readonly #http: AxiosInstance;
     // `#` keeps the token out of enumeration, JSON.stringify and util.inspect of the transport and client.
     readonly #token: string;
+    /** The password of the environment's proxy (as written and decoded), kept out of connection errors. */
+    readonly #proxySecrets: string[];
 
-    constructor(options: WosClientOptions) {
-        if (typeof options?.token !== "string" || options.token === "") {
-            throw new TypeError("WosClient: a token is required (options.token)");
+    constructor(options: WosClientOptions = {}) {
+        if (typeof options !== "object" || options === null) throw new TypeError("WosClient: options must be an object");
+        const token = options.token ?? environmentValue("WOS_TOKEN");
+        if (token === undefined) {
+            throw new TypeError("WosClient: a token is required: pass options.token or set the environment variable WOS_TOKEN");
         }
-        this.#token = options.token;
-        this.baseUrl = normalizeAddress(options.address ?? DEFAULT_ADDRESS);
+        if (typeof token !== "string" || token === "") throw new TypeError("WosClient: options.token must be a non-empty string");
+        this.#token = token;
+        const address = options.address ?? environmentValue("WOS_ADDRESS");
+        try {
+            this.baseUrl = normalizeAddress(address ?? DEFAULT_ADDRESS);
+        } catch (error) {
+            // Name where a bad address came from when it was not the caller's own option.
+            if (options.address === undefined && address !== undefined && error instanceof TypeError) {
+                throw new TypeError(error.message.replace("WosClient: address", "WosClient: the environment variable WOS_ADDRESS"));
+            }
+            throw error;
+        }
+        // Decided once: every request of a client goes to the same origin. Loopback is never proxied.
+        const proxy = environmentProxy(this.baseUrl);
+        this.#proxySecrets = proxy ? [proxy.password, decodedOrSelf(proxy.password)].filter((secret) => secret !== "") : [];
         const timeoutMs = wholeNumberOption(options, "timeoutMs", 30_000, 1);
         const maxRetries = wholeNumberOption(options, "maxRetries", 5, 0);
         const maxRetryDelayMs = wholeNumberOption(options, "maxRetryDelayMs", 30_000, 0);
@@ -96,7 +121,7 @@ export class Transport {
             baseURL: this.baseUrl,
             timeout: timeoutMs,
             headers: {
-                Authorization: `Bearer ${options.token}`,
+                Authorization: `Bearer ${token}`,
                 "Content-Type": JSON_API_MEDIA_TYPE,
                 Accept: JSON_API_MEDIA_TYPE,
                 "User-Agent": options.userAgent ?? defaultUserAgent(),
@@ -108,15 +133,17 @@ export class Transport {
             transitional: { clarifyTimeoutError: true },
             // Redirects would re-send the Authorization header elsewhere; the service never redirects.
             maxRedirects: 0,
+            // axios' own proxy handling is off; proxies from the environment are the adapter's (below).
             proxy: false,
-            // Node's own http.request under axios' interceptors: see `sdk/httpAdapter.ts`.
-            adapter: nodeHttpAdapter,
+            // Node's own http.request under axios' interceptors, through the environment's proxy if any:
+            // see `sdk/httpAdapter.ts`.
+            adapter: proxy ? proxiedAdapter(proxy, new URL(this.baseUrl).protocol) : nodeHttpAdapter,
         });
         installRetry(this.#http, {
             maxRetries,
             maxRetryDelayMs,
             onRetry: options.onRetry,
-            redactText: (text) => redact(text, options.token),
+            redactText: (text) => redact(text, token),
         });
     }
 
@@ -201,7 +228,7 @@ export class Transport {
         const path = redact(pathWithoutQuery(spec.path), this.#token);
         if (!(error instanceof AxiosError)) {
             const text = error instanceof Error ? error.message : String(error);
-            return new WosConnectionError({ method, path, message: redact(`${method} ${path} failed: ${text}`, this.#token) });
+            return new WosConnectionError({ method, path, message: this.#withoutSecrets(`${method} ${path} failed: ${text}`) });
         }
         const response = error.response;
         if (!response) {
@@ -211,12 +238,26 @@ export class Transport {
                 method,
                 path,
                 code,
-                message: redact(`${method} ${path} ${reason}: ${error.message} (${this.baseUrl})`, this.#token),
+                message: this.#withoutSecrets(`${method} ${path} ${reason}: ${error.message} (${this.baseUrl})`),
             });
         }
         const errors = redactDeep(errorObjectsOf(response), this.#token);
         const ErrorClass = errorClassForStatus(response.status);
-        return new ErrorClass({ status: response.status, errors, method, path, requestId: this.#requestIdOf(response) });
+        const requestId = this.#requestIdOf(response);
+        if (response.status === 401) {
+            const reason = authenticationFailureOf(response.headers?.["www-authenticate"]);
+            if (reason !== undefined) {
+                const detail = describeErrorObjects(errors) || "unauthorized";
+                const message = redact(`${method} ${path} failed with status 401: ${detail}: ${reason}`, this.#token);
+                return new ErrorClass({ status: 401, errors, method, path, requestId, message });
+            }
+        }
+        return new ErrorClass({ status: response.status, errors, method, path, requestId });
+    }
+
+    /** `text` without the token or the proxy's password: what may reach a connection error's message. */
+    #withoutSecrets(text: string): string {
+        return this.#proxySecrets.reduce((redacted, secret) => redact(redacted, secret), redact(text, this.#token));
     }
 
     /** The answer's `X-Request-Id`; redacted like everything else that reaches an error. */
@@ -325,6 +366,41 @@ function errorObjectsOf(response: AxiosResponse): ErrorObject[] {
     }
     const parsed = ERROR_DOCUMENT.safeParse(body);
     return parsed.success ? parsed.data.errors : [];
+}
+
+/**
+ * Why a 401 happened, in words for a {@link WosAuthenticationError}'s message, from the answer's
+ * `WWW-Authenticate` challenge (RFC 6750 section 3): a `Bearer` challenge without an `error` means no token
+ * reached the service; with one, its `error_description` says what was wrong (the local service: "not a
+ * bearer token" or "unknown token"). `undefined` without a `Bearer` challenge (the message stays as it was).
+ */
+export function authenticationFailureOf(header: unknown): string | undefined {
+    const challenge = Array.isArray(header) ? header.find((value) => /^\s*Bearer\b/i.test(String(value))) : header;
+    if (typeof challenge !== "string" || !/^\s*Bearer\b/i.test(challenge)) return undefined;
+    const parameters = new Map<string, string>();
+    for (const match of challenge.matchAll(/([A-Za-z_]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g)) {
+        parameters.set(match[1]!.toLowerCase(), (match[2] ?? match[3] ?? "").replace(/\\(.)/g, "$1"));
+    }
+    const error = parameters.get("error");
+    // The client always sends one: something on the way (a proxy) removed the header.
+    if (error === undefined) return "no token reached the service";
+    const description = parameters.get("error_description") ?? (error === "invalid_token" ? "the token is not valid" : error);
+    return error === "invalid_token" ? `${description} (check options.token or WOS_TOKEN, and the address)` : description;
+}
+
+/** `text` percent-decoded, or as it is when it is not valid percent-encoding. */
+function decodedOrSelf(text: string): string {
+    try {
+        return decodeURIComponent(text);
+    } catch {
+        return text;
+    }
+}
+
+/** The value of an environment variable, trimmed; `undefined` when unset or blank (as the providers read them). */
+function environmentValue(name: string): string | undefined {
+    const value = process.env[name]?.trim();
+    return value ? value : undefined;
 }
 
 let userAgent: string | undefined;

@@ -41,7 +41,11 @@ export function variableCreateOptionsSchema() {
     });
 }
 
-/** Options of {@link Variables.create}, inferred from {@link variableCreateOptionsSchema}. */
+/**
+ * Options of {@link Variables.create}, inferred from {@link variableCreateOptionsSchema}.
+ *
+ * @interface
+ */
 export type VariableCreateOptions = z.input<ReturnType<typeof variableCreateOptionsSchema>>;
 
 /** What {@link Variables.update} takes. Omitted fields stay as they are. */
@@ -49,28 +53,41 @@ export function variableUpdateOptionsSchema() {
     return z.object({
         /** A sensitive variable's key cannot change (422). */
         key: variableKeyRule().optional(),
+        /** A new value; write-only when the variable is sensitive. */
         value: z.string({ error: "must be a string" }).optional(),
         /** `null` clears the description. */
         description: variableDescriptionRule().nullable().optional(),
+        /** `infra` or `env`; a sensitive variable's category cannot change (422). */
         category: variableCategoryRule().optional(),
+        /** Evaluate the value as configuration-language code. */
         hcl: booleanRule().optional(),
         /** false to true only: a sensitive variable stays sensitive (422). */
         sensitive: booleanRule().optional(),
     });
 }
 
-/** Options of {@link Variables.update}, inferred from {@link variableUpdateOptionsSchema}. */
+/**
+ * Options of {@link Variables.update}, inferred from {@link variableUpdateOptionsSchema}.
+ *
+ * @interface
+ */
 export type VariableUpdateOptions = z.input<ReturnType<typeof variableUpdateOptionsSchema>>;
 
 /** What {@link Variables.list} takes: both or neither (the service answers 422 to one alone). */
 export function variableListOptionsSchema() {
     return z.object({
+        /** The workspace's name (`api.md` lists variables by workspace name). */
         workspaceName: z.string({ error: "must be a workspace name" }).min(1, { error: "must be a workspace name" }),
+        /** The organization's name. */
         organization: z.string({ error: "must be an organization name" }).min(1, { error: "must be an organization name" }),
     });
 }
 
-/** Options of {@link Variables.list}, inferred from {@link variableListOptionsSchema}. */
+/**
+ * Options of {@link Variables.list}, inferred from {@link variableListOptionsSchema}.
+ *
+ * @interface
+ */
 export type VariableListOptions = z.input<ReturnType<typeof variableListOptionsSchema>>;
 
 // Built once: the module is loaded once per process and a schema is immutable (see `sdk/projects.ts`).

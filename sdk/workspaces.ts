@@ -1,6 +1,7 @@
 /**
- * Workspaces: the `GET`, `PATCH` and `DELETE /workspaces/:id` endpoints and the show-by-name the hosted
- * service offers beside `api.md`, and a workspace's effective tags.
+ * Workspaces: the create and the list of an organization's workspaces, the `GET`, `PATCH` and `DELETE
+ * /workspaces/:id` endpoints and the show-by-name the hosted service offers beside `api.md`, and a
+ * workspace's effective tags.
  *
  * @module
  */
@@ -12,15 +13,90 @@ import {
     singleDocumentSchema,
     effectiveTagBindingSchema,
     workspaceDescriptionRule,
+    workspaceListSchema,
     workspaceNameRule,
     workspaceSchema,
     workspaceSourceNameRule,
     workspaceSourceUrlRule,
     type TagBinding,
     type Workspace,
+    type WorkspaceList,
 } from "./model";
-import { segment, wireAttributes, type Transport } from "./transport";
+import { segment, wireAttributes, type Query, type Transport } from "./transport";
 import { requireId } from "./errors";
+
+export type { WorkspaceList } from "./model";
+
+/** An id option: a non-empty string (its prefix is the service's to judge). */
+function idOptionRule(what: string) {
+    return z.string({ error: `must be ${what}` }).refine((id) => id.trim() !== "", { error: `must be ${what}` });
+}
+
+/** What {@link Workspaces.create} takes: the rules of `sdk/model`, checked before the request. */
+export function workspaceCreateOptionsSchema() {
+    return z
+        .object({
+            /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
+            name: workspaceNameRule(),
+            /**
+             * The project to create it in (`prj-...`); the caller must be allowed to create workspaces there.
+             * Default: the organization's `Default Project`.
+             */
+            projectId: idOptionRule("a project id").optional(),
+            /** At most 256 characters. */
+            description: workspaceDescriptionRule().optional(),
+            /** Apply automatically after a successful plan; default false. */
+            autoApply: booleanRule().optional(),
+            /** Default `remote`; `agent` needs {@link WorkspaceCreateOptions.agentPoolId}. */
+            executionMode: executionModeRule().optional(),
+            /** Only with `executionMode: "agent"`: an agent pool of the organization (`apool-...`). */
+            agentPoolId: idOptionRule("an agent pool id").optional(),
+            /** The application shown as having created the workspace (at most 256 characters). */
+            sourceName: workspaceSourceNameRule().optional(),
+            /** A URL of that application. */
+            sourceUrl: workspaceSourceUrlRule().optional(),
+        })
+        .superRefine((options, context) => {
+            // The execution rule of the service: a pool exactly when the mode is `agent` (the default is `remote`).
+            const mode = options.executionMode ?? "remote";
+            if (mode === "agent" && options.agentPoolId === undefined) {
+                context.addIssue({ code: "custom", message: "is required when executionMode is 'agent'", path: ["agentPoolId"] });
+            }
+            if (mode === "remote" && options.agentPoolId !== undefined) {
+                context.addIssue({ code: "custom", message: "must not be given when executionMode is 'remote'", path: ["agentPoolId"] });
+            }
+        });
+}
+
+/**
+ * Options of {@link Workspaces.create}, inferred from {@link workspaceCreateOptionsSchema}.
+ *
+ * @interface
+ */
+export type WorkspaceCreateOptions = z.input<ReturnType<typeof workspaceCreateOptionsSchema>>;
+
+/** What {@link Workspaces.list} takes. */
+export function workspaceListOptionsSchema() {
+    return z.object({
+        /** 1-based page number; default 1. */
+        pageNumber: z.number().int().min(1, { error: "must be a whole number of at least 1" }).optional(),
+        /** Workspaces per page; default 20; the service answers at most 100. */
+        pageSize: z.number().int().min(1, { error: "must be a whole number of at least 1" }).optional(),
+        /** Only workspaces whose name holds this text, in any case (`search[name]`). */
+        search: z.string({ error: "must be a string" }).optional(),
+        /** Only the workspaces of this project (`filter[project][id]`). */
+        projectId: idOptionRule("a project id").optional(),
+        /** `name` ascending or `-name` descending; default creation order. */
+        sort: z.enum(["name", "-name"], { error: "must be 'name' or '-name'" }).optional(),
+    });
+}
+
+/**
+ * Options of {@link Workspaces.list}, inferred from {@link workspaceListOptionsSchema}.
+ *
+ * @interface
+ */
+export type WorkspaceListOptions = z.input<ReturnType<typeof workspaceListOptionsSchema>>;
 
 /** What {@link Workspaces.update} takes: the rules of `sdk/model`, checked before the request. Omitted fields stay as they are. */
 export function workspaceUpdateOptionsSchema() {
@@ -29,21 +105,32 @@ export function workspaceUpdateOptionsSchema() {
         name: workspaceNameRule().optional(),
         /** At most 256 characters; `null` clears the description. */
         description: workspaceDescriptionRule().nullable().optional(),
+        /** Apply automatically after a successful plan. */
         autoApply: booleanRule().optional(),
         /** `agent` needs {@link WorkspaceUpdateOptions.agentPoolId}; `remote` forbids it. */
         executionMode: executionModeRule().optional(),
+        /** An agent pool of the organization (`apool-...`) for `agent`; `null` with `remote`. */
         agentPoolId: z.string({ error: "must be an agent pool id" }).nullable().optional(),
+        /** The application shown as having created the workspace; `null` clears it. */
         sourceName: workspaceSourceNameRule().nullable().optional(),
+        /** A URL of that application; `null` clears it. */
         sourceUrl: workspaceSourceUrlRule().nullable().optional(),
     });
 }
 
-/** Options of {@link Workspaces.update}, inferred from {@link workspaceUpdateOptionsSchema}. */
+/**
+ * Options of {@link Workspaces.update}, inferred from {@link workspaceUpdateOptionsSchema}.
+ *
+ * @interface
+ */
 export type WorkspaceUpdateOptions = z.input<ReturnType<typeof workspaceUpdateOptionsSchema>>;
 
 // Built once: the module is loaded once per process and a schema is immutable (see `sdk/projects.ts`).
 const UPDATE_OPTIONS = workspaceUpdateOptionsSchema();
+const CREATE_OPTIONS = workspaceCreateOptionsSchema();
+const LIST_OPTIONS = workspaceListOptionsSchema();
 const WORKSPACE_DOCUMENT = singleDocumentSchema(workspaceSchema());
+const WORKSPACE_LIST = workspaceListSchema();
 // Items of type `effective-tag-bindings`, as on the hosted service.
 const EFFECTIVE_TAG_BINDING_LIST = listDocumentSchema(effectiveTagBindingSchema());
 
@@ -65,6 +152,61 @@ export class Workspaces {
     /** @internal Built by {@link WosClient}. */
     constructor(transport: Transport) {
         this.#transport = transport;
+    }
+
+    /**
+     * Creates a workspace in an organization, in the project given or the organization's `Default Project`:
+     * `POST /organizations/:organization/workspaces`. A creating `POST`: never repeated after a 5xx or a
+     * dropped connection (look it up with {@link Workspaces.readByName} instead).
+     */
+    async create(organization: string, options: WorkspaceCreateOptions): Promise<Workspace> {
+        const endpoint = "/organizations/:organization/workspaces";
+        requireId(organization, "organization", "POST", endpoint);
+        const valid = this.#transport.validate(CREATE_OPTIONS, options, "POST", endpoint);
+        const data: Record<string, unknown> = { type: "workspaces", attributes: wireAttributes(valid, WORKSPACE_ATTRIBUTES) };
+        if (valid.projectId !== undefined) data.relationships = { project: { data: { type: "projects", id: valid.projectId } } };
+        const document = await this.#transport.request({
+            method: "POST",
+            path: `/organizations/${segment(organization)}/workspaces`,
+            body: { data },
+            schema: WORKSPACE_DOCUMENT,
+        });
+        return document.data;
+    }
+
+    /** Lists one page of an organization's workspaces the caller can read: `GET /organizations/:organization/workspaces`. */
+    async list(organization: string, options: WorkspaceListOptions = {}): Promise<WorkspaceList> {
+        const endpoint = "/organizations/:organization/workspaces";
+        requireId(organization, "organization", "GET", endpoint);
+        const valid = this.#transport.validate(LIST_OPTIONS, options, "GET", endpoint);
+        const query: Query = {
+            "page[number]": valid.pageNumber,
+            "page[size]": valid.pageSize,
+            "search[name]": valid.search,
+            "filter[project][id]": valid.projectId,
+            sort: valid.sort,
+        };
+        return this.#transport.request({
+            method: "GET",
+            path: `/organizations/${segment(organization)}/workspaces`,
+            query,
+            schema: WORKSPACE_LIST,
+        });
+    }
+
+    /**
+     * Every workspace of an organization the caller can read, page after page (following
+     * `meta.pagination.next-page`): `GET /organizations/:organization/workspaces`.
+     */
+    async *listAll(organization: string, options: Omit<WorkspaceListOptions, "pageNumber"> = {}): AsyncIterableIterator<Workspace> {
+        let pageNumber: number | null = 1;
+        while (pageNumber !== null) {
+            const page: WorkspaceList = await this.list(organization, { ...options, pageNumber });
+            yield* page.items;
+            const next = page.pagination.nextPage;
+            // A next page that does not move forward would loop forever; the service never sends one.
+            pageNumber = next !== null && next > pageNumber ? next : null;
+        }
     }
 
     /** Shows a workspace: `GET /workspaces/:workspace_id`. */

@@ -8,12 +8,12 @@ import { randomUUID, createHash } from "node:crypto";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import rateLimit from "@fastify/rate-limit";
 import { JSON_API_MEDIA_TYPE } from "../sdk/model";
-import { authenticate, type Principal } from "./auth";
+import { authenticate, unauthenticated, type Principal } from "./auth";
 import { FailedAuthenticationLimit } from "./authLimit";
 import { connectionLimits, connectionServerOptions, installConnectionHandling } from "./connections";
 import { installBodyParsing } from "./bodyParsing";
 import { isEmpty, openDatabase, type Db } from "./db";
-import { HttpError, httpError, titleFor, unauthorized } from "./errors";
+import { HttpError, httpError, titleFor } from "./errors";
 import { FaultStore, registerFaults } from "./faults";
 import { publicBaseUrl } from "./pagination";
 import { applySeed, DEMO_SEED, type SeedFile } from "./seed";
@@ -85,7 +85,7 @@ const BODY_LIMIT = 1024 * 1024;
 
 /** The caller set by the authentication hook; routes are only reached with one. */
 export function principalOf(request: FastifyRequest): Principal {
-    if (!request.principal) throw unauthorized();
+    if (!request.principal) throw unauthenticated("no_token");
     return request.principal;
 }
 

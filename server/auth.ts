@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { ACCESS_LEVELS, hashToken, sql, type AccessLevel, type Db } from "./db";
-import { unauthorized } from "./errors";
+import { HttpError, unauthorized } from "./errors";
 
 /** Who is calling. */
 export interface Principal {
@@ -59,13 +59,60 @@ export function bearerToken(header: string | string[] | undefined): string | und
 }
 
 /**
+ * Why a request is not authenticated, as a 401 says it in `WWW-Authenticate`: no token at all, an
+ * `Authorization` header that is not `Bearer <token>`, or a well-formed token the service does not know.
+ */
+export type AuthenticationFailure = "no_token" | "not_bearer" | "unknown_token";
+
+/**
+ * The `error_description` of each failure (RFC 6750 section 3). Plain words only: the value is a quoted
+ * string, and never holds any part of what the client sent.
+ */
+export const AUTHENTICATION_FAILURE_DESCRIPTIONS: Readonly<Record<Exclude<AuthenticationFailure, "no_token">, string>> = {
+    not_bearer: "the Authorization header is not a bearer token: send Authorization: Bearer <token>",
+    unknown_token: "the bearer token is not known to this service",
+};
+
+/**
+ * The `WWW-Authenticate` challenge of a 401 (RFC 6750 section 3). Without any token, none of the error
+ * attributes (section 3.1: a request that lacks authentication information gets no error code); otherwise
+ * `error="invalid_token"` and a description of what was wrong, never the token itself.
+ */
+export function authenticationChallenge(failure: AuthenticationFailure): string {
+    if (failure === "no_token") return 'Bearer realm="wos"';
+    return `Bearer realm="wos", error="invalid_token", error_description="${AUTHENTICATION_FAILURE_DESCRIPTIONS[failure]}"`;
+}
+
+/**
+ * The 401 of a failure: the exact body of `local-service.md` (`{"errors":[{"status":"401","title":
+ * "unauthorized"}]}`, the same for every failure, as the hosted service answers) with the reason in the
+ * `WWW-Authenticate` header, where a client that wants it (the SDK's `WosAuthenticationError`) reads it.
+ */
+export function unauthenticated(failure: AuthenticationFailure): HttpError {
+    return new HttpError(401, unauthorized().errors, { "www-authenticate": authenticationChallenge(failure) });
+}
+
+/**
+ * What is wrong with an `Authorization` header that {@link bearerToken} refused: nothing sent (no header,
+ * an empty one, or the `Bearer` scheme with nothing after it, as `Bearer $TOKEN` with an unset variable
+ * gives) or something that is not `Bearer <token>` (another scheme, a token without a scheme, or more than
+ * one word after `Bearer`).
+ */
+function refusedHeaderFailure(header: string | string[] | undefined): AuthenticationFailure {
+    if (header === undefined) return "no_token";
+    if (typeof header === "string" && /^[ \t]*(?:Bearer)?[ \t]*$/i.test(header)) return "no_token";
+    return "not_bearer";
+}
+
+/**
  * Resolves the `Authorization` header to a principal. A token seen in the last {@link PRINCIPAL_TTL_MS}
  * resolves from memory ({@link PrincipalCache}): its lookups and access map were 15% of the CPU of a show.
- * @throws HttpError 401 (exact body of `local-service.md`) for a missing, malformed or unknown token.
+ * @throws HttpError 401 (exact body of `local-service.md`, the reason in `WWW-Authenticate`: see
+ * {@link unauthenticated}) for a missing, malformed or unknown token.
  */
 export function authenticate(db: Db, authorizationHeader: string | string[] | undefined): Principal {
     const token = bearerToken(authorizationHeader);
-    if (!token) throw unauthorized();
+    if (!token) throw unauthenticated(refusedHeaderFailure(authorizationHeader));
     // The cache holds no token, only its plain SHA-256 (memory only, and cheaper than the stored hash).
     const key = createHash("sha256").update(token, "utf8").digest("base64");
     const cache = principalCacheOf(db);
@@ -165,7 +212,7 @@ function lookUpPrincipal(db: Db, hash: string): Principal {
     } else {
         const user = sql(db, `SELECT u.id, u.organization FROM user_tokens ut JOIN users u ON u.id = ut.user_id
                               WHERE ut.token_hash = ?`).get(hash) as { id: string; organization: string } | undefined;
-        if (!user) throw unauthorized();
+        if (!user) throw unauthenticated("unknown_token");
         kind = "user";
         organization = user.organization;
         teams = sql(db, `SELECT t.id, t.owners, t.manage_projects, t.manage_modules

@@ -4,17 +4,131 @@
  * "Starting it"). Prints `wos-server listening on http://HOST:PORT` on stdout when ready; logs go to stderr.
  */
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { startServer } from "./app";
 import { DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_GRACE_MS } from "./connections";
 import { publicBaseUrl } from "./pagination";
 import { DEMO_SEED, parseSeed, SeedError, seedTokens, type SeedFile } from "./seed";
 
+/** The levels of the service's logger (pino); anything else would stop the start with pino's own message. */
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
 const USAGE = `usage: wos-server [--host 127.0.0.1] [--port 8787] [--data .wos/wos.db | :memory:]
                   [--seed FILE.json] [--plan-step-ms 200] [--rate-limit 0] [--admin-token TOKEN]
                   [--log-level info] [--secret-key-file PATH (or WOS_SECRET_KEY_FILE; default DATA.key)]
                   [--request-timeout-ms ${DEFAULT_REQUEST_TIMEOUT_MS}] [--max-connections ${DEFAULT_MAX_CONNECTIONS}]
-                  [--shutdown-grace-ms ${DEFAULT_SHUTDOWN_GRACE_MS}] [--public-url URL]`;
+                  [--shutdown-grace-ms ${DEFAULT_SHUTDOWN_GRACE_MS}] [--public-url URL]
+       wos-server --help | --version`;
+
+/** The options `parseArgs` reads. Every one needs a line in {@link OPTION_HELP}: the compiler checks it. */
+const OPTIONS = {
+    host: { type: "string", default: "127.0.0.1" },
+    port: { type: "string", default: "8787" },
+    data: { type: "string", default: ".wos/wos.db" },
+    seed: { type: "string" },
+    "plan-step-ms": { type: "string", default: "200" },
+    "rate-limit": { type: "string", default: "0" },
+    "admin-token": { type: "string" },
+    "log-level": { type: "string", default: "info" },
+    "secret-key-file": { type: "string" },
+    "request-timeout-ms": { type: "string", default: String(DEFAULT_REQUEST_TIMEOUT_MS) },
+    "max-connections": { type: "string", default: String(DEFAULT_MAX_CONNECTIONS) },
+    "shutdown-grace-ms": { type: "string", default: String(DEFAULT_SHUTDOWN_GRACE_MS) },
+    "public-url": { type: "string" },
+    help: { type: "boolean", short: "h" },
+    version: { type: "boolean" },
+} as const satisfies ParseArgsConfig["options"];
+
+/**
+ * What `--help` says of each option: its value and what it does, defaults included. Keyed by the options of
+ * {@link OPTIONS}, so an option added there without a line here does not compile.
+ */
+const OPTION_HELP: { readonly [K in keyof typeof OPTIONS]: readonly [value: string, text: string] } = {
+    host: ["HOST", "Address to listen on (default 127.0.0.1; 0.0.0.0 or :: for every interface)."],
+    port: ["PORT", "Port to listen on (default 8787; 0 picks a free one). The address line on stdout names it."],
+    data: [
+        "FILE | :memory:",
+        "SQLite database (default .wos/wos.db), created with its folder, WAL mode: an acknowledged write survives kill -9. :memory: keeps nothing.",
+    ],
+    seed: [
+        "FILE.json",
+        "Seed file applied at start, idempotently (organizations, teams, tokens, projects, workspaces, registry modules). Without it, an empty database gets the built-in demo seed and its tokens are printed to stderr.",
+    ],
+    "plan-step-ms": ["MS", "Length of one step of a no-code upgrade plan: pending, fetching, planning, then its end (default 200)."],
+    "rate-limit": [
+        "N",
+        "Requests per token and second, and failed authentications per client address and second; over it: 429 (default 0: off).",
+    ],
+    "admin-token": ["TOKEN", "Enables fault injection for tests (POST and DELETE /_admin/faults, bearer this token). Off without it."],
+    "log-level": ["LEVEL", `Log level of the JSON lines on stderr: ${LOG_LEVELS.join(", ")} (default info). Authorization headers are redacted.`],
+    "secret-key-file": [
+        "PATH",
+        "File of the 32-byte key that encrypts sensitive values and keys token hashes (64 hex digits, base64 or 32 raw bytes). Else the environment variable WOS_SECRET_KEY_FILE, else DATA.key beside the database (created, mode 0600; a random key for :memory:). Keep it with the database.",
+    ],
+    "request-timeout-ms": [
+        "MS",
+        `Most time a client may take to send one request, headers and body, and to send the first byte on a new connection; then 408 (default ${DEFAULT_REQUEST_TIMEOUT_MS}).`,
+    ],
+    "max-connections": ["N", `Connections served at once; one more is closed unanswered as soon as it is accepted (default ${DEFAULT_MAX_CONNECTIONS}).`],
+    "shutdown-grace-ms": [
+        "MS",
+        `On SIGINT or SIGTERM, how long requests in progress may take to finish before their connections are cut (default ${DEFAULT_SHUTDOWN_GRACE_MS}).`,
+    ],
+    "public-url": [
+        "URL",
+        "Base of the absolute URLs in answers (list links, plan-url), an http(s) URL, a path prefix allowed: for a service behind a proxy. Default: the address it listens on.",
+    ],
+    help: ["", "Prints this help and exits."],
+    version: ["", "Prints the version of wos-server (the pulumi-wos package) and exits."],
+};
+
+/** `--help`: what the service is, the usage, and every option with what it does. */
+function helpText(): string {
+    const flags = (Object.keys(OPTION_HELP) as (keyof typeof OPTIONS)[]).map((name) => {
+        const option = OPTIONS[name] as { readonly short?: string };
+        const [value, text] = OPTION_HELP[name];
+        return { flag: `${option.short ? `-${option.short}, ` : ""}--${name}${value ? ` ${value}` : ""}`, text };
+    });
+    const width = Math.max(...flags.map(({ flag }) => flag.length)) + 2;
+    const lines = flags.map(({ flag, text }) => `  ${flag.padEnd(width)}${wrap(text, 100 - width - 2).join(`\n${" ".repeat(width + 2)}`)}`);
+    return [
+        `wos-server ${packageVersion()}: the local Workspace Organization Service (HTTP on /api/v2, data in SQLite).`,
+        "Prints 'wos-server listening on http://HOST:PORT' on stdout when ready; logs go to stderr.",
+        "SIGINT or SIGTERM stops it gracefully. Exit codes: 0 stopped, 1 could not start, 2 bad option.",
+        "",
+        USAGE,
+        "",
+        "Options:",
+        ...lines,
+        "",
+    ].join("\n");
+}
+
+/** `text` cut into lines of at most `width` characters, at spaces. */
+function wrap(text: string, width: number): string[] {
+    const lines: string[] = [];
+    let line = "";
+    for (const word of text.split(" ")) {
+        if (line && line.length + 1 + word.length > width) {
+            lines.push(line);
+            line = word;
+        } else {
+            line = line ? `${line} ${word}` : word;
+        }
+    }
+    if (line) lines.push(line);
+    return lines;
+}
+
+/** The version of the package this file was built in: `dist/server/main.js` is two folders below its `package.json`. */
+function packageVersion(): string {
+    try {
+        return (JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string }).version;
+    } catch {
+        return "unknown";
+    }
+}
 
 /** Parsed command line. */
 interface Cli {
@@ -49,32 +163,10 @@ function positiveInteger(name: string, value: string): number {
     return Number(value);
 }
 
-/** The levels of the service's logger (pino); anything else would stop the start with pino's own message. */
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-function parseCli(argv: string[]): Cli | "help" {
-    const { values } = parseArgs({
-        args: argv,
-        options: {
-            host: { type: "string", default: "127.0.0.1" },
-            port: { type: "string", default: "8787" },
-            data: { type: "string", default: ".wos/wos.db" },
-            seed: { type: "string" },
-            "plan-step-ms": { type: "string", default: "200" },
-            "rate-limit": { type: "string", default: "0" },
-            "admin-token": { type: "string" },
-            "log-level": { type: "string", default: "info" },
-            "secret-key-file": { type: "string" },
-            "request-timeout-ms": { type: "string", default: String(DEFAULT_REQUEST_TIMEOUT_MS) },
-            "max-connections": { type: "string", default: String(DEFAULT_MAX_CONNECTIONS) },
-            "shutdown-grace-ms": { type: "string", default: String(DEFAULT_SHUTDOWN_GRACE_MS) },
-            "public-url": { type: "string" },
-            help: { type: "boolean", short: "h" },
-        },
-        strict: true,
-        allowPositionals: false,
-    });
+function parseCli(argv: string[]): Cli | "help" | "version" {
+    const { values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
     if (values.help) return "help";
+    if (values.version) return "version";
     const port = nonNegativeInteger("port", values.port!);
     if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
     const logLevel = values["log-level"]!;
@@ -126,7 +218,7 @@ function readSeed(path: string): SeedFile {
 }
 
 async function main(): Promise<number> {
-    let cli: Cli | "help";
+    let cli: Cli | "help" | "version";
     try {
         cli = parseCli(process.argv.slice(2));
     } catch (error) {
@@ -134,7 +226,11 @@ async function main(): Promise<number> {
         return 2;
     }
     if (cli === "help") {
-        process.stdout.write(`${USAGE}\n`);
+        process.stdout.write(helpText());
+        return 0;
+    }
+    if (cli === "version") {
+        process.stdout.write(`${packageVersion()}\n`);
         return 0;
     }
 

@@ -48,14 +48,18 @@ export interface ProjectCounts {
     teamCount: number;
 }
 
+/** The columns of a project that every view shows (`show` adds the auto-destroy duration): what a list page reads. */
+export type ProjectFields = Pick<ProjectRow, "id" | "organization" | "name" | "description">;
+
 /** A project resource with the caller's permissions; every view but `create` carries the counts. */
-export function renderProject(project: ProjectRow, principal: Principal, view: "create"): ReturnType<typeof projectResource>;
-export function renderProject(project: ProjectRow, principal: Principal, view: "full" | "show", counts: ProjectCounts): ReturnType<typeof projectResource>;
-export function renderProject(project: ProjectRow, principal: Principal, view: ProjectView, counts?: ProjectCounts) {
+export function renderProject(project: ProjectFields, principal: Principal, view: "create"): ReturnType<typeof projectResource>;
+export function renderProject(project: ProjectFields, principal: Principal, view: "full", counts: ProjectCounts): ReturnType<typeof projectResource>;
+export function renderProject(project: ProjectRow, principal: Principal, view: "show", counts: ProjectCounts): ReturnType<typeof projectResource>;
+export function renderProject(project: ProjectFields & Partial<ProjectRow>, principal: Principal, view: ProjectView, counts?: ProjectCounts) {
     return projectResource(project, principal, view, counts);
 }
 
-function projectResource(project: ProjectRow, principal: Principal, view: ProjectView, counts: ProjectCounts | undefined) {
+function projectResource(project: ProjectFields & Partial<ProjectRow>, principal: Principal, view: ProjectView, counts: ProjectCounts | undefined) {
     const permissions = projectPermissions(principal, project);
     const attributes: Record<string, unknown> = { name: project.name, description: project.description };
     if (view === "create") {
@@ -85,6 +89,58 @@ function projectResource(project: ProjectRow, principal: Principal, view: Projec
         links: { self: paths.project(project.id) },
     };
 }
+
+// JSON schemas of answers, for Fastify's response serializer (fast-json-stringify through a route's
+// `schema.response`): it writes a document of a known shape in a fraction of `JSON.stringify`'s time (a
+// list page of 20 projects: about 16 µs instead of 40). Each mirrors its renderer key for key, in the same
+// order, so the bytes are those `JSON.stringify` writes; `required` is left out on purpose, so that an absent
+// member is left out as `JSON.stringify` leaves out `undefined`. A member missing from a schema would be
+// dropped from the answer: tests/server/projectListScale.test.ts compares list items with the update's answer
+// (the same view, serialized by `JSON.stringify`) and the list's bytes with `JSON.stringify`'s.
+
+const STRING = { type: "string" } as const;
+const NULLABLE_STRING = { type: ["string", "null"] } as const;
+const INTEGER = { type: "integer" } as const;
+const NULLABLE_INTEGER = { type: ["integer", "null"] } as const;
+const BOOLEAN = { type: "boolean" } as const;
+const object = <P extends Record<string, object>>(properties: P) => ({ type: "object", properties }) as const;
+const RELATED = object({ links: object({ related: STRING }) });
+
+/** The `full` view of {@link renderProject} (a list item, the update's answer). */
+const PROJECT_FULL_SCHEMA = object({
+    id: STRING,
+    type: STRING,
+    attributes: object({
+        name: STRING,
+        description: NULLABLE_STRING,
+        "workspace-count": INTEGER,
+        "team-count": INTEGER,
+        permissions: object({ "can-update": BOOLEAN, "can-destroy": BOOLEAN, "can-create-workspace": BOOLEAN }),
+    }),
+    relationships: object({
+        organization: object({ data: object({ id: STRING, type: STRING }), links: object({ related: STRING }) }),
+        "tag-bindings": RELATED,
+        "effective-tag-bindings": RELATED,
+    }),
+    links: object({ self: STRING }),
+});
+
+/** The project list's document: `full` items, the page's `links` and `meta` (server/pagination.ts `pageOf`). */
+export const PROJECT_LIST_SCHEMA = object({
+    data: { type: "array", items: PROJECT_FULL_SCHEMA },
+    links: object({ self: STRING, first: STRING, prev: NULLABLE_STRING, next: NULLABLE_STRING, last: STRING }),
+    meta: object({
+        "status-counts": object({ total: INTEGER, matching: INTEGER }),
+        pagination: object({
+            "current-page": INTEGER,
+            "page-size": INTEGER,
+            "prev-page": NULLABLE_INTEGER,
+            "next-page": NULLABLE_INTEGER,
+            "total-pages": INTEGER,
+            "total-count": INTEGER,
+        }),
+    }),
+});
 
 /** A tag binding as the list endpoints show it: no id, with `created-at`. */
 export function renderTagBindingForList(binding: TagBindingRow) {

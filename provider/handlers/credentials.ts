@@ -1,7 +1,8 @@
 /**
  * Where the providers' credentials live: the stack configuration `wos:address` and `wos:token`, handed to
  * each dynamic provider's `configure` by the provider host, kept in this process's memory only, with the
- * environment variables `WOS_ADDRESS` and `WOS_TOKEN` as fallback.
+ * environment variables `WOS_ADDRESS` and `WOS_TOKEN` as fallback. The default organization (`wos:organization`,
+ * else `WOS_ORGANIZATION`), which a resource that leaves out `organization` uses, is kept the same way.
  *
  * The token is never an input, an output, an instance field of a serialized provider or part of a message:
  * it stays here, in the memory of the host process, and goes only into the `Authorization` header.
@@ -20,6 +21,7 @@ export const DEFAULT_WOS_ADDRESS = "http://127.0.0.1:8787";
 interface ConfiguredCredentials {
     address?: string;
     token?: string;
+    organization?: string;
 }
 
 /**
@@ -48,15 +50,18 @@ function nonEmpty(value: unknown): string | undefined {
 }
 
 /**
- * Stores `wos:address` and `wos:token` from the stack configuration. Called by the provider host once per
- * serialized provider, before its first operation; every resource kind shares what is stored, and the
- * latest non-empty value wins. Missing values are not an error here: `check` and `diff` need no token.
+ * Stores `wos:address`, `wos:token` and `wos:organization` from the stack configuration. Called by the
+ * provider host once per serialized provider, before its first operation (`check` included); every resource
+ * kind shares what is stored, and the latest non-empty value wins. Missing values are not an error here:
+ * `check` and `diff` need no token, and a resource may name its organization itself.
  */
 export async function configure(request: ConfigureRequestLike): Promise<void> {
     const credentials = slot();
     const address = nonEmpty(request?.config?.get("wos:address"));
     const token = nonEmpty(request?.config?.get("wos:token"));
+    const organization = nonEmpty(request?.config?.get("wos:organization"));
     if (address !== undefined) credentials.address = address;
+    if (organization !== undefined) credentials.organization = organization;
     // Not enumerable: no `JSON.stringify` or `util.inspect` of the slot shows the token.
     if (token !== undefined) {
         Object.defineProperty(credentials, "token", { value: token, enumerable: false, configurable: true, writable: true });
@@ -68,6 +73,7 @@ export function clearConfiguredCredentials(): void {
     const credentials = slot();
     delete credentials.address;
     delete credentials.token;
+    delete credentials.organization;
     clientCache.clear();
 }
 
@@ -79,6 +85,31 @@ export function currentAddress(): string {
 /** The token to use, `wos:token` else `WOS_TOKEN`; `undefined` when neither is set. */
 export function currentToken(): string | undefined {
     return slot().token ?? nonEmpty(process.env.WOS_TOKEN);
+}
+
+/**
+ * The default organization: `wos:organization`, else `WOS_ORGANIZATION`; `undefined` when neither is set. A
+ * resource (or lookup) that leaves out `organization` uses it, as the Terraform provider's `organization`
+ * setting does.
+ */
+export function currentOrganization(): string | undefined {
+    return slot().organization ?? nonEmpty(process.env.WOS_ORGANIZATION);
+}
+
+/** Why a resource without `organization` fails `check` when no default is configured: says where to put one. */
+export const MISSING_ORGANIZATION_REASON =
+    "organization is required (the organization's name): set it on the resource, or a default organization with " +
+    "the stack config 'wos:organization' (pulumi config set wos:organization <NAME>) or the environment variable WOS_ORGANIZATION";
+
+/**
+ * The inputs with `organization` filled in from {@link currentOrganization} when the program left it out, so
+ * that state holds the organization the resource was made in (and `diff` compares resolved values: leaving it
+ * out while the default names the same organization is no change). An unknown or given value is kept.
+ */
+export function withDefaultOrganization<T extends Record<string, unknown>>(inputs: T): T {
+    if (inputs.organization !== undefined && inputs.organization !== null) return inputs;
+    const organization = currentOrganization();
+    return organization === undefined ? inputs : { ...inputs, organization };
 }
 
 /** The message when no token is configured: says where to put one, and never guesses one. */

@@ -24,7 +24,7 @@ import {
     type NoCodeModule,
     type VariableOptions,
 } from "../../sdk/model";
-import { clientFromCredentials } from "./credentials";
+import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
 import {
     checkObjectList,
     checkProperty,
@@ -104,17 +104,19 @@ const RULES = {
 };
 
 /**
- * Validates the inputs with the rules of `sdk/model` before any request: organization, a `mod-` id, the
- * version format, `enabled` a boolean, and each variable-options set (a name, a type, a non-empty list of
- * options; one set per variable name). Whether the variables and types exist in the pinned version is the
+ * Validates the inputs with the rules of `sdk/model` before any request: organization (the default
+ * organization's when left out), a `mod-` id, the version format, `enabled` a boolean, and each
+ * variable-options set (a name, a type, a non-empty list of options; one set per variable name). Whether the variables and types exist in the pinned version is the
  * service's to say. Options given as numbers or booleans are returned as their text, which is what the
  * service keeps, so that state and program compare equal. Unknown values pass.
  */
-export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
+export async function check(_olds: PropertyBag, given: PropertyBag): Promise<dynamic.CheckResult> {
+    // An organization left out is the configured default's, written into the inputs (and so into state).
+    const news = withDefaultOrganization(given);
     const failures: CheckFailure[] = [];
     checkProperty(failures, news, "organization", RULES.organization, {
         required: true,
-        requiredReason: "organization is required (the organization's name)",
+        requiredReason: MISSING_ORGANIZATION_REASON,
     });
     checkProperty(failures, news, "registryModuleId", RULES.registryModuleId, {
         required: true,

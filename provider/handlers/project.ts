@@ -18,7 +18,7 @@ import {
     tagValueRule,
     type Project,
 } from "../../sdk/model";
-import { clientFromCredentials } from "./credentials";
+import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
 import {
     checkProperty,
     checkTagMap,
@@ -83,15 +83,17 @@ const RULES = {
 };
 
 /**
- * Validates the inputs with the rules of `sdk/model` before any request: organization and name
- * required, name pattern and length, description length, duration format, and the tag rules. Unknown
- * values pass.
+ * Validates the inputs with the rules of `sdk/model` before any request: organization (the default
+ * organization's when left out) and name required, name pattern and length, description length, duration
+ * format, and the tag rules. Unknown values pass.
  */
-export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
+export async function check(_olds: PropertyBag, given: PropertyBag): Promise<dynamic.CheckResult> {
+    // An organization left out is the configured default's, written into the inputs (and so into state).
+    const news = withDefaultOrganization(given);
     const failures: CheckFailure[] = [];
     checkProperty(failures, news, "organization", RULES.organization, {
         required: true,
-        requiredReason: "organization is required (the organization's name)",
+        requiredReason: MISSING_ORGANIZATION_REASON,
     });
     checkProperty(failures, news, "name", RULES.name, { required: true });
     checkProperty(failures, news, "description", RULES.description);

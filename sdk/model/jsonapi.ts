@@ -16,15 +16,31 @@ export const JSON_API_MEDIA_TYPE = "application/vnd.api+json";
  */
 export function errorObjectSchema() {
     return z.object({
+        /** The HTTP status of the answer, as a string (`"422"`). */
         status: z.coerce.string(),
+        /** A short summary that is the same for every error of its kind (`"invalid attribute"`); `""` when absent. */
         title: z.string().default(""),
+        /** What is wrong, in words a person can act on. */
         detail: z.string().optional(),
-        source: z.object({ pointer: z.string().optional(), parameter: z.string().optional() }).optional(),
+        /** What the error is about in the request. */
+        source: z
+            .object({
+                /** A JSON pointer into the request body (`/data/attributes/name`). */
+                pointer: z.string().optional(),
+                /** The query parameter (`page[size]`). */
+                parameter: z.string().optional(),
+            })
+            .optional(),
+        /** Anything else the service says about the error. */
         meta: z.record(z.string(), z.unknown()).optional(),
     });
 }
 
-/** One JSON:API error object as the service returns it: what {@link errorObjectSchema} parses. */
+/**
+ * One JSON:API error object as the service returns it: what `errorObjectSchema` parses.
+ *
+ * @interface
+ */
 export type ErrorObject = z.output<ReturnType<typeof errorObjectSchema>>;
 
 /** `{ "errors": [...] }`. */
@@ -48,15 +64,24 @@ export function toOneRelationshipSchema(type?: string) {
 /** `links` of a list response: absolute URLs; prev/next null when absent. */
 export function listLinksSchema() {
     return z.object({
+        /** This page. */
         self: z.string(),
+        /** The first page. */
         first: z.string(),
+        /** The page before; `null` on the first page. */
         prev: z.string().nullable(),
+        /** The page after; `null` on the last page. */
         next: z.string().nullable(),
+        /** The last page. */
         last: z.string(),
     });
 }
 
-/** `links` of a list answer, as {@link listLinksSchema} parses them. */
+/**
+ * `links` of a list answer (absolute URLs), as `listLinksSchema` parses them.
+ *
+ * @interface
+ */
 export type ListLinks = z.output<ReturnType<typeof listLinksSchema>>;
 
 /** `meta.pagination` of a list response. */
@@ -71,19 +96,27 @@ export function paginationSchema() {
     });
 }
 
-/** Pagination in client terms: what {@link paginationFromWire} makes of {@link paginationSchema}. */
+/**
+ * Pagination in client terms: what `paginationFromWire` makes of the list answer's `meta.pagination`.
+ *
+ * @interface
+ */
 export type Pagination = ReturnType<typeof paginationFromWire>;
 
 /** {@link Pagination} from `meta.pagination` ({@link paginationSchema}); page numbers are 1-based. */
 export function paginationFromWire(wire: z.output<ReturnType<typeof paginationSchema>>) {
     return {
+        /** The number of this page, from 1. */
         currentPage: wire["current-page"],
+        /** Items per page. */
         pageSize: wire["page-size"],
-        /** `null` on the first page. */
+        /** The page before; `null` on the first page. */
         prevPage: wire["prev-page"],
-        /** `null` on the last page. */
+        /** The page after; `null` on the last page. */
         nextPage: wire["next-page"],
+        /** How many pages there are. */
         totalPages: wire["total-pages"],
+        /** How many items there are on all pages. */
         totalCount: wire["total-count"],
     };
 }

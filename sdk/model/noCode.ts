@@ -304,7 +304,9 @@ export function variableOptionsResourceSchema() {
 export interface VariableOptions {
     /** `ncvaropt-...` */
     id: string;
+    /** The module variable the set restricts. */
     variableName: string;
+    /** That variable's declared type (`string`, `number`, ...). */
     variableType: string;
     /** Allowed values, as text. */
     options: string[];
@@ -351,6 +353,7 @@ export function noCodeModuleFromWire(wire: z.output<ReturnType<typeof noCodeModu
     return {
         /** `nocode-...` */
         id: wire.id,
+        /** Whether workspaces may be made from the module. */
         enabled: wire.attributes.enabled ?? false,
         /** The module version no-code workflows use. */
         versionPin: wire.attributes["version-pin"] ?? "",
@@ -365,7 +368,11 @@ export function noCodeModuleFromWire(wire: z.output<ReturnType<typeof noCodeModu
     };
 }
 
-/** A no-code module in client terms. */
+/**
+ * A no-code module in client terms: what `noCodeModuleDocumentSchema` makes of a no-code module answer.
+ *
+ * @interface
+ */
 export type NoCodeModule = ReturnType<typeof noCodeModuleFromWire>;
 
 /**
@@ -410,7 +417,11 @@ export function workspaceUpgradeSchema() {
     return workspaceUpgradeResourceSchema().transform((wire) => ({
         /** `run-...` */
         id: wire.id,
-        /** One of {@link UPGRADE_STATUSES}, or a status this client does not know yet. */
+        /**
+         * `pending`, `fetching`, `planning` (in progress); `planned`, `cost_estimated` (to confirm);
+         * `planned_and_finished` (nothing to change); `errored`, `discarded`, `canceled`, `applied`; or a
+         * status this client does not know yet.
+         */
         status: wire.attributes.status,
         /** The plan's run page. */
         planUrl: wire.attributes["plan-url"] ?? "",
@@ -419,15 +430,22 @@ export function workspaceUpgradeSchema() {
     }));
 }
 
-/** A workspace upgrade in client terms. */
+/**
+ * A workspace upgrade (a run) in client terms: what `workspaceUpgradeSchema` makes of an upgrade answer.
+ *
+ * @interface
+ */
 export type WorkspaceUpgrade = z.output<ReturnType<typeof workspaceUpgradeSchema>>;
 
 /** A var of a no-code workspace create or upgrade, in client terms. */
 export interface NoCodeWorkspaceVar {
+    /** The variable's name; an `infra` key must be a variable of the module. */
     key: string;
     /** Default `""`. */
     value?: string;
+    /** `infra` (a module variable) or `env` (an environment variable of the runs). */
     category: VariableCategory;
+    /** At most 512 characters. */
     description?: string;
     /** Default false. */
     hcl?: boolean;

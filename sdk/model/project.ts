@@ -165,7 +165,11 @@ export function projectSchema() {
     return projectResourceSchema().transform(projectFromWire);
 }
 
-/** A project in client terms: what {@link projectSchema} makes of a project resource. */
+/**
+ * A project in client terms: what `projectSchema` makes of a project resource.
+ *
+ * @interface
+ */
 export type Project = z.output<ReturnType<typeof projectSchema>>;
 
 /**
@@ -179,25 +183,48 @@ export function projectFromWire(wire: z.output<ReturnType<typeof projectResource
     const teamCount = attributes["team-count"];
     const organization = wire.relationships?.organization?.data?.id;
     const permissions = attributes.permissions ?? {};
+    // Each optional field sits inside its spread, with its TSDoc there: that is where the type takes it from.
     return {
         /** `prj-...` */
         id: wire.id,
+        /** The project's name, unique in its organization (case-insensitive). */
         name: attributes.name,
+        /** The description; `null` when none is set. */
         description: attributes.description ?? null,
         /** The caller's own permissions on the project; each one only where the answer carries it. */
         permissions: {
-            ...(permissions["can-update"] !== undefined && { canUpdate: permissions["can-update"] }),
-            ...(permissions["can-destroy"] !== undefined && { canDestroy: permissions["can-destroy"] }),
-            ...(permissions["can-create-workspace"] !== undefined && { canCreateWorkspace: permissions["can-create-workspace"] }),
+            ...(permissions["can-update"] !== undefined && {
+                /** Whether the caller may update the project and its tag bindings. */
+                canUpdate: permissions["can-update"],
+            }),
+            ...(permissions["can-destroy"] !== undefined && {
+                /** Whether the caller may delete the project. */
+                canDestroy: permissions["can-destroy"],
+            }),
+            ...(permissions["can-create-workspace"] !== undefined && {
+                /** Whether the caller may create workspaces in the project. */
+                canCreateWorkspace: permissions["can-create-workspace"],
+            }),
         },
-        /** Only `show` returns it; absent means the answer did not say, `null` that none is set. */
-        ...(duration !== undefined && { autoDestroyActivityDuration: duration }),
-        /** Returned by update, list and show. */
-        ...(workspaceCount !== undefined && { workspaceCount }),
-        /** Returned by update, list and show. */
-        ...(teamCount !== undefined && { teamCount }),
-        /** The organization's name. */
-        ...(organization !== undefined && { organization }),
+        ...(duration !== undefined && {
+            /**
+             * Inactivity after which the project's workspaces are destroyed (`14d`, `12h`). Only `show` returns
+             * it; absent means the answer did not say, `null` that none is set.
+             */
+            autoDestroyActivityDuration: duration,
+        }),
+        ...(workspaceCount !== undefined && {
+            /** How many workspaces the project holds. Returned by update, list and show. */
+            workspaceCount,
+        }),
+        ...(teamCount !== undefined && {
+            /** How many teams have access to the project. Returned by update, list and show. */
+            teamCount,
+        }),
+        ...(organization !== undefined && {
+            /** The organization's name. */
+            organization,
+        }),
     };
 }
 
@@ -207,7 +234,14 @@ export function projectListDocumentSchema() {
         data: z.array(projectResourceSchema()),
         links: listLinksSchema(),
         meta: z.object({
-            "status-counts": z.object({ total: z.number(), matching: z.number() }).optional(),
+            "status-counts": z
+                .object({
+                    /** Projects of the organization that the caller sees. */
+                    total: z.number(),
+                    /** Those of them that the filters kept. */
+                    matching: z.number(),
+                })
+                .optional(),
             pagination: paginationSchema(),
         }),
     });
@@ -220,16 +254,23 @@ export function projectListSchema() {
         return {
             /** The projects of this page. */
             items: document.data.map(projectFromWire),
+            /** Where this page is among all of them, and how many there are. */
             pagination: paginationFromWire(document.meta.pagination),
             /** Absolute URLs of this, the first, previous, next and last page; `prev`/`next` are `null` at the ends. */
             links: document.links,
-            /** `total`: projects of the organization the caller sees; `matching`: those the filters kept. */
-            ...(statusCounts !== undefined && { statusCounts }),
+            ...(statusCounts !== undefined && {
+                /** `total`: projects of the organization the caller sees; `matching`: those the filters kept. */
+                statusCounts,
+            }),
         };
     });
 }
 
-/** One page of projects: what {@link projectListSchema} makes of a list answer. */
+/**
+ * One page of projects: what `projectListSchema` makes of a list answer.
+ *
+ * @interface
+ */
 export type ProjectList = z.output<ReturnType<typeof projectListSchema>>;
 
 /** Wire shape of a tag binding (id only in the update response, created-at only in lists). */
@@ -264,7 +305,11 @@ export function effectiveTagBindingSchema() {
     return effectiveTagBindingResourceSchema().transform(tagBindingFromWire);
 }
 
-/** A tag binding in client terms: what {@link tagBindingSchema} makes of a tag-binding resource. */
+/**
+ * A tag binding in client terms: what `tagBindingSchema` makes of a tag-binding resource.
+ *
+ * @interface
+ */
 export type TagBinding = z.output<ReturnType<typeof tagBindingSchema>>;
 
 /**
@@ -274,11 +319,17 @@ export type TagBinding = z.output<ReturnType<typeof tagBindingSchema>>;
 export function tagBindingFromWire(wire: Omit<z.output<ReturnType<typeof tagBindingResourceSchema>>, "type">) {
     const createdAt = wire.attributes["created-at"];
     return {
-        /** `tb-...`; only the answer of `PATCH /projects/:id/tag-bindings` carries it. */
-        ...(wire.id !== undefined && { id: wire.id }),
+        ...(wire.id !== undefined && {
+            /** `tb-...`; only the answer of `PATCH /projects/:id/tag-bindings` carries it. */
+            id: wire.id,
+        }),
+        /** The tag's key. */
         key: wire.attributes.key,
+        /** The tag's value; `""` when it has none. */
         value: wire.attributes.value ?? "",
-        /** ISO 8601; only the list answers carry it. */
-        ...(createdAt !== undefined && { createdAt }),
+        ...(createdAt !== undefined && {
+            /** When the binding was made, ISO 8601; only the list answers carry it. */
+            createdAt,
+        }),
     };
 }

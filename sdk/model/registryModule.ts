@@ -32,7 +32,9 @@ export function registryModuleSchema() {
     return registryModuleResourceSchema().transform((wire) => ({
         /** `mod-...` */
         id: wire.id,
+        /** The module's name (`bucket`). */
         name: wire.attributes.name,
+        /** The module's provider (`aws`). */
         provider: wire.attributes.provider,
         /** The organization's name: the relationship's, else the namespace (the same on the local service). */
         organization: wire.relationships?.organization?.data?.id ?? wire.attributes.namespace ?? "",
@@ -43,6 +45,10 @@ export function registryModuleSchema() {
     }));
 }
 
-/** A registry module in client terms. */
+/**
+ * A registry module in client terms: what `registryModuleSchema` makes of a registry module resource.
+ *
+ * @interface
+ */
 export type RegistryModule = z.output<ReturnType<typeof registryModuleSchema>>;
 

@@ -36,12 +36,21 @@ export const RESERVED_TAG_KEY_PREFIXES = ["hc:", "hcp:"] as const;
 
 /** The categories of a variable: `infra` (an input variable of the configuration) or `env` (environment). */
 export const VARIABLE_CATEGORIES = ["infra", "env"] as const;
-/** One of {@link VARIABLE_CATEGORIES}. */
+/**
+ * The category of a variable: `infra` (an input variable of the configuration) or `env` (an environment
+ * variable of its runs).
+ *
+ * @useDeclaredType
+ */
 export type VariableCategory = (typeof VARIABLE_CATEGORIES)[number];
 
 /** Where a workspace's runs execute: `remote` (on the service) or `agent` (on an agent pool). */
 export const EXECUTION_MODES = ["remote", "agent"] as const;
-/** One of {@link EXECUTION_MODES}. */
+/**
+ * Where a workspace's runs execute: `remote` (on the service) or `agent` (on an agent pool).
+ *
+ * @useDeclaredType
+ */
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 
 const PROJECT_NAME_PATTERN = /^[A-Za-z0-9_\- ]+$/;
@@ -177,7 +186,9 @@ export function idRule(prefix: string) {
 
 /** One tag of a set, as a key and a value. */
 export interface Tag {
+    /** The key: 1 to 128 characters of letters, digits and `_ . = + - @ :`. */
     key: string;
+    /** The value: at most 256 of the same characters; may be empty. */
     value: string;
 }
 

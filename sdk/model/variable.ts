@@ -94,7 +94,11 @@ export function variableSchema() {
     return variableResourceSchema().transform(variableFromWire);
 }
 
-/** A variable in client terms: what {@link variableSchema} makes of a variable resource. */
+/**
+ * A variable in client terms: what `variableSchema` makes of a variable resource.
+ *
+ * @interface
+ */
 export type Variable = z.output<ReturnType<typeof variableSchema>>;
 
 /** {@link Variable} from the wire shape of {@link variableResourceSchema}, with the defaults of `api.md`. */
@@ -104,12 +108,17 @@ export function variableFromWire(wire: z.output<ReturnType<typeof variableResour
     return {
         /** `var-...` */
         id: wire.id,
+        /** The name of the variable, unique in its workspace and category. */
         key: attributes.key,
         /** `null` when the variable is sensitive: the service never returns it. */
         value: sensitive ? null : (attributes.value ?? ""),
+        /** The description; `null` when none is set. */
         description: attributes.description ?? null,
+        /** `infra` (an input variable of the configuration) or `env` (an environment variable of its runs). */
         category: attributes.category as VariableCategory,
+        /** Whether the value is HCL rather than a plain string. */
         hcl: attributes.hcl ?? false,
+        /** Whether the value is write-only: never answered again, and the variable never made plain again. */
         sensitive,
         /** The owning workspace (`ws-...`); `""` when the answer does not name it. */
         workspaceId: wire.relationships?.configurable?.data?.id ?? "",

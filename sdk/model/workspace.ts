@@ -12,7 +12,7 @@ import {
     workspaceSourceUrlRule,
     type ExecutionMode,
 } from "./rules";
-import { toOneRelationshipSchema } from "./jsonapi";
+import { listLinksSchema, paginationFromWire, paginationSchema, toOneRelationshipSchema } from "./jsonapi";
 
 /**
  * Attributes of the hosted service's workspace update that a workspace here does not hold as settings. Each
@@ -74,19 +74,71 @@ function fixedAttributeRule(value: unknown) {
 }
 
 /**
- * Body of `PATCH /workspaces/:id`: name, description, auto-apply, execution settings and source, and
- * `relationships.project`, which moves the workspace. Every attribute of the hosted service's update is
- * known: those above are applied, {@link WORKSPACE_FIXED_ATTRIBUTES} accepted at their one value,
- * {@link WORKSPACE_STORED_ATTRIBUTES}, `vcs-repo` and `setting-overwrites` judged by the server against the
- * workspace (pytfe sends `vcs-repo: {}` and `setting-overwrites: {}` on every update, and `type` among the
- * attributes), and relationships `project` and `tag-bindings` (which must be empty: tags are bound to
- * projects here). Members no hosted update has are ignored, as the hosted service ignores them.
+ * The attributes of a hosted workspace write (create or update) that this service knows, all optional: those
+ * it applies (description, auto-apply, execution settings, source), {@link WORKSPACE_FIXED_ATTRIBUTES}
+ * accepted at their one value, and {@link WORKSPACE_STORED_ATTRIBUTES}, `vcs-repo` and `setting-overwrites`,
+ * which the server judges against the workspace as the write leaves it (pytfe sends `vcs-repo: {}` and
+ * `setting-overwrites: {}` on every update, and `type` among the attributes). `name` is the caller's.
  */
-export function updateWorkspaceRequestSchema() {
+function hostedWorkspaceAttributes() {
     const fixed = Object.fromEntries(
         Object.entries(WORKSPACE_FIXED_ATTRIBUTES).map(([name, value]) => [name, fixedAttributeRule(value).optional()]),
     );
     const stored = Object.fromEntries(WORKSPACE_STORED_ATTRIBUTES.map((name) => [name, z.unknown().optional()]));
+    return {
+        description: workspaceDescriptionRule().nullable().optional(),
+        "auto-apply": booleanRule().optional(),
+        "execution-mode": executionModeRule().optional(),
+        "agent-pool-id": z.string({ error: "must be an agent pool id" }).nullable().optional(),
+        "source-name": workspaceSourceNameRule().nullable().optional(),
+        "source-url": workspaceSourceUrlRule().nullable().optional(),
+        // pytfe puts the resource type among the attributes too.
+        type: z.literal("workspaces", { error: "must be 'workspaces' (the resource type) when given" }).optional(),
+        "vcs-repo": z.unknown().optional(),
+        "setting-overwrites": z
+            .object(
+                {
+                    "execution-mode": booleanRule().optional(),
+                    "agent-pool": booleanRule().optional(),
+                },
+                { error: "must be an object of booleans 'execution-mode' and 'agent-pool'" },
+            )
+            .optional(),
+        ...fixed,
+        ...stored,
+    };
+}
+
+/**
+ * The relationships of a hosted workspace write: `project` (`projects`, or `project` as `api.md` spells it
+ * for no-code workspaces) and `tag-bindings` (which must be empty: tags are bound to projects here).
+ */
+function hostedWorkspaceRelationships() {
+    return z
+        .object({
+            project: z
+                .object({
+                    data: z.object(
+                        {
+                            type: z.enum(["projects", "project"], { error: "must be 'projects'" }),
+                            id: z.string({ error: "must be a project id" }).min(1, { error: "must be a project id" }),
+                        },
+                        { error: "must be a project ({ type: 'projects', id }): a workspace always belongs to a project" },
+                    ),
+                })
+                .optional(),
+            "tag-bindings": z.object({ data: z.array(z.unknown(), { error: "must be a list of tag bindings" }) }).optional(),
+        })
+        .optional();
+}
+
+/**
+ * Body of `PATCH /workspaces/:id`: name, description, auto-apply, execution settings and source, and
+ * `relationships.project`, which moves the workspace. Every attribute of the hosted service's update is
+ * known ({@link hostedWorkspaceAttributes}), and relationships `project` and `tag-bindings`. Members no
+ * hosted update has are ignored, as the hosted service ignores them.
+ */
+export function updateWorkspaceRequestSchema() {
     return z.object({
         data: z.object({
             type: z.literal("workspaces", { error: "must be 'workspaces'" }),
@@ -94,44 +146,32 @@ export function updateWorkspaceRequestSchema() {
             attributes: z
                 .object({
                     name: workspaceNameRule().optional(),
-                    description: workspaceDescriptionRule().nullable().optional(),
-                    "auto-apply": booleanRule().optional(),
-                    "execution-mode": executionModeRule().optional(),
-                    "agent-pool-id": z.string({ error: "must be an agent pool id" }).nullable().optional(),
-                    "source-name": workspaceSourceNameRule().nullable().optional(),
-                    "source-url": workspaceSourceUrlRule().nullable().optional(),
-                    // pytfe puts the resource type among the attributes too.
-                    type: z.literal("workspaces", { error: "must be 'workspaces' (the resource type) when given" }).optional(),
-                    "vcs-repo": z.unknown().optional(),
-                    "setting-overwrites": z
-                        .object(
-                            {
-                                "execution-mode": booleanRule().optional(),
-                                "agent-pool": booleanRule().optional(),
-                            },
-                            { error: "must be an object of booleans 'execution-mode' and 'agent-pool'" },
-                        )
-                        .optional(),
-                    ...fixed,
-                    ...stored,
+                    ...hostedWorkspaceAttributes(),
                 })
                 .optional(),
-            relationships: z
-                .object({
-                    project: z
-                        .object({
-                            data: z.object(
-                                {
-                                    type: z.enum(["projects", "project"], { error: "must be 'projects'" }),
-                                    id: z.string({ error: "must be a project id" }).min(1, { error: "must be a project id" }),
-                                },
-                                { error: "must be a project ({ type: 'projects', id }): a workspace always belongs to a project" },
-                            ),
-                        })
-                        .optional(),
-                    "tag-bindings": z.object({ data: z.array(z.unknown(), { error: "must be a list of tag bindings" }) }).optional(),
-                })
-                .optional(),
+            relationships: hostedWorkspaceRelationships(),
+        }),
+    });
+}
+
+/**
+ * Body of `POST /organizations/:org/workspaces`, the hosted service's create: a name (required), the
+ * attributes of an update ({@link hostedWorkspaceAttributes}: applied, accepted at their one value, or
+ * judged by the server against the new workspace), and `relationships.project` (default: the
+ * organization's `Default Project`). Members no hosted create has are ignored.
+ */
+export function createWorkspaceRequestSchema() {
+    return z.object({
+        data: z.object({
+            type: z.literal("workspaces", { error: "must be 'workspaces'" }),
+            attributes: z.object(
+                {
+                    name: workspaceNameRule(),
+                    ...hostedWorkspaceAttributes(),
+                },
+                { error: "must be an object with at least a name" },
+            ),
+            relationships: hostedWorkspaceRelationships(),
         }),
     });
 }
@@ -146,6 +186,7 @@ export function workspaceResourceSchema() {
             description: z.string().nullable().optional(),
             "auto-apply": z.boolean().optional(),
             "execution-mode": z.string().optional(),
+            source: z.string().nullable().optional(),
             "source-name": z.string().nullable().optional(),
             "source-url": z.string().nullable().optional(),
             "source-module-id": z.string().nullable().optional(),
@@ -172,7 +213,11 @@ export function workspaceSchema() {
     return workspaceResourceSchema().transform(workspaceFromWire);
 }
 
-/** A workspace in client terms: what {@link workspaceSchema} makes of a workspace resource. */
+/**
+ * A workspace in client terms: what `workspaceSchema` makes of a workspace resource.
+ *
+ * @interface
+ */
 export type Workspace = z.output<ReturnType<typeof workspaceSchema>>;
 
 /** {@link Workspace} from the wire shape of {@link workspaceResourceSchema}; what the answer leaves out reads as its default. */
@@ -182,23 +227,88 @@ export function workspaceFromWire(wire: z.output<ReturnType<typeof workspaceReso
     return {
         /** `ws-...` */
         id: wire.id,
+        /** The workspace's name, unique in its organization. */
         name: attributes.name,
+        /** The description; `null` when none is set. */
         description: attributes.description ?? null,
+        /** Whether a successful plan is applied without a confirm. */
         autoApply: attributes["auto-apply"] ?? false,
+        /** Where its runs execute: `remote` (on the service) or `agent` (on {@link Workspace.agentPoolId}). */
         executionMode: (attributes["execution-mode"] ?? "remote") as ExecutionMode,
         /** Set when {@link Workspace.executionMode} is `agent`. */
         agentPoolId: relationships?.["agent-pool"]?.data?.id ?? null,
+        /** How the workspace was made: `tfe-api` (the API or a seed) or `tfe-module` (a no-code module); `null` when the answer does not say. */
+        source: attributes.source ?? null,
+        /** The application shown as having made the workspace; `null` when none. */
         sourceName: attributes["source-name"] ?? null,
+        /** A URL of that application; `null` when none. */
         sourceUrl: attributes["source-url"] ?? null,
         /** The no-code module the workspace was created from, if any. */
         sourceModuleId: attributes["source-module-id"] ?? null,
+        /** Whether its no-code module has a newer version than the one the workspace runs (an upgrade is possible). */
         noCodeUpgradeAvailable: attributes["no-code-upgrade-available"] ?? false,
+        /** The no-code module version (`nocodever-...`) the workspace runs; `null` for a workspace not made from one. */
         noCodeModuleVersionId: relationships?.["no-code-module-version"]?.data?.id ?? null,
         /** `prj-...`; `""` when the answer does not name it. */
         projectId: relationships?.project?.data?.id ?? "",
         /** The organization's name; `""` when the answer does not name it. */
         organization: relationships?.organization?.data?.id ?? "",
+        /** The names of the workspace's own tags (a workspace's effective tags are its project's). */
         tagNames: attributes["tag-names"] ?? [],
+        /** Inactivity after which the workspace is destroyed (`14d`, `12h`); `null` when none. */
         autoDestroyActivityDuration: attributes["auto-destroy-activity-duration"] ?? null,
     };
 }
+
+/** Wire shape of `GET /organizations/:org/workspaces`. */
+export function workspaceListDocumentSchema() {
+    return z.object({
+        data: z.array(workspaceResourceSchema()),
+        links: listLinksSchema(),
+        meta: z.object({
+            // The hosted service adds counts of current-run statuses here; only these two are read, and an
+            // answer without them is not refused.
+            "status-counts": z
+                .object({
+                    /** Workspaces of the organization that the caller sees. */
+                    total: z.number(),
+                    /** Those of them that the filters kept. */
+                    matching: z.number(),
+                })
+                .optional()
+                .catch(undefined),
+            pagination: paginationSchema(),
+        }),
+    });
+}
+
+/** One page of the workspace list parsed into client terms ({@link WorkspaceList}). */
+export function workspaceListSchema() {
+    return workspaceListDocumentSchema().transform((document) => {
+        const statusCounts = document.meta["status-counts"];
+        return {
+            /** The workspaces of this page. */
+            items: document.data.map(workspaceFromWire),
+            /** Where this page is among all of them, and how many there are. */
+            pagination: paginationFromWire(document.meta.pagination),
+            /** Absolute URLs of this, the first, previous, next and last page; `prev`/`next` are `null` at the ends. */
+            links: document.links,
+            ...(statusCounts !== undefined && {
+                /** `total`: workspaces of the organization the caller sees; `matching`: those the filters kept. */
+                statusCounts: {
+                    /** Workspaces of the organization that the caller sees. */
+                    total: statusCounts.total,
+                    /** Those of them that the filters kept. */
+                    matching: statusCounts.matching,
+                },
+            }),
+        };
+    });
+}
+
+/**
+ * One page of workspaces: what `workspaceListSchema` makes of a list answer.
+ *
+ * @interface
+ */
+export type WorkspaceList = z.output<ReturnType<typeof workspaceListSchema>>;

@@ -1,21 +1,33 @@
 /**
- * Workspaces beyond `api.md`, as on the hosted service: `GET`, `PATCH` (name, description, auto-apply,
- * execution settings, source, and `relationships.project`, which moves the workspace) and `DELETE
- * /workspaces/:id`, `GET /organizations/:org/workspaces/:name`, and the workspace's effective tag bindings
- * (its project's). Reading needs `read` on the project; changing and deleting need `maintain`, and a move
- * also needs it on the destination (the move endpoint's rules).
+ * Workspaces beyond `api.md`, as on the hosted service: `POST /organizations/:org/workspaces` (create, in the
+ * project named or the organization's `Default Project`), `GET /organizations/:org/workspaces` (the list,
+ * filtered and paged in SQL), `GET`, `PATCH` (name, description, auto-apply, execution settings, source, and
+ * `relationships.project`, which moves the workspace) and `DELETE /workspaces/:id`, `GET
+ * /organizations/:org/workspaces/:name`, and the workspace's effective tag bindings (its project's). Reading
+ * needs `read` on the project; creating, changing and deleting need `maintain` (or owners / manage projects,
+ * which the organization token acts as), and a move also needs it on the destination (the move endpoint's
+ * rules).
  */
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
-import { WORKSPACE_STORED_ATTRIBUTES, updateWorkspaceRequestSchema } from "../../sdk/model";
+import { WORKSPACE_STORED_ATTRIBUTES, createWorkspaceRequestSchema, updateWorkspaceRequestSchema } from "../../sdk/model";
 import { principalOf, type AppContext } from "../app";
-import { manageableWorkspace, moveDestination, requireOrganization, visibleWorkspace, type Params } from "../access";
+import {
+    manageableWorkspace,
+    moveDestination,
+    requireOrganization,
+    visibleWorkspace,
+    workspaceCreatableProject,
+    type Params,
+} from "../access";
 import type { Principal } from "../auth";
 import { now, readTransaction, sql, writeTransaction, type Db } from "../db";
-import { labelOf, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { badParameter, labelOf, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { pageOf, pageOffset, pageRequest, singleParameter, type Query } from "../pagination";
 import {
     findWorkspace,
     findWorkspaceByName,
+    insertWorkspace,
     noCodeModuleOfWorkspace,
     tagBindingsOf,
     variablesOf,
@@ -25,14 +37,49 @@ import {
 import { renderEffectiveTagBinding, renderWorkspace } from "../render";
 import { moveWorkspaces } from "./projects";
 
-/** The body schema, built once (a schema is immutable). */
+/** The body schemas, built once (a schema is immutable). */
 const UPDATE_REQUEST = updateWorkspaceRequestSchema();
+const CREATE_REQUEST = createWorkspaceRequestSchema();
 
 type UpdateData = z.output<typeof UPDATE_REQUEST>["data"];
 type UpdateAttributes = NonNullable<UpdateData["attributes"]>;
+type CreateData = z.output<typeof CREATE_REQUEST>["data"];
 
-/** Registers the `/workspaces/:id` routes under `/api/v2`. */
+/**
+ * The `infra-version` every new workspace gets: the column default of the `workspaces` table (migration 1 in
+ * `db.ts`), which {@link insertWorkspace} leaves in place. A create may name it only at this value.
+ */
+const NEW_WORKSPACE_INFRA_VERSION = "1.9.0";
+
+/** Registers the workspace routes under `/api/v2`. */
 export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext): void {
+    // The hosted service's create: 201 with the workspace. The project comes from the body, so the body is
+    // read before the project is authorized (as for a workspace made from a no-code module).
+    api.post<Params>("/organizations/:organization/workspaces", async (request, reply) => {
+        const principal = principalOf(request);
+        const document = writeTransaction(db, () => {
+            requireOrganization(principal, request.params.organization);
+            const { data } = parseBody(CREATE_REQUEST, request.body);
+            return workspaceDocument(db, principal, createWorkspace(db, principal, data));
+        });
+        return reply.code(201).send(document);
+    });
+
+    api.get<Params>("/organizations/:organization/workspaces", async (request) => {
+        const principal = principalOf(request);
+        requireOrganization(principal, request.params.organization);
+        const query = workspaceListQuery(request.query as Query);
+        return readTransaction(db, () => {
+            const list = workspaceListPage(db, principal, query);
+            const page = pageOf(request, list.matching, query.page);
+            return {
+                data: list.items.map((workspace) => workspaceDocument(db, principal, workspace).data),
+                links: page.links,
+                meta: { "status-counts": { total: list.total, matching: list.matching }, pagination: page.pagination },
+            };
+        });
+    });
+
     api.get<Params>("/workspaces/:id", async (request) => {
         const principal = principalOf(request);
         return readTransaction(db, () => workspaceDocument(db, principal, visibleWorkspace(db, principal, request.params.id)));
@@ -146,16 +193,146 @@ function updateWorkspace(db: Db, principal: Principal, current: WorkspaceRow, da
 }
 
 /**
- * The hosted service's update fields that this service holds no setting for, judged against the workspace
- * as the request leaves it (`overwritesAfter`, `destination`): each is accepted when it says what the
+ * Creates a workspace (`source` `tfe-api`) in the project of `relationships.project`, or in the
+ * organization's `Default Project` when the body names none; the caller needs the right to create
+ * workspaces there (`maintain`, or owners / manage projects): otherwise, and for a project that is unknown
+ * or of another organization, 404. 422 for a name taken in the organization, execution settings that break
+ * {@link executionProblems}, or a hosted attribute this service cannot apply ({@link unappliedProblems},
+ * judged against the workspace the create would make). Every check runs before the insert.
+ */
+function createWorkspace(db: Db, principal: Principal, data: CreateData): WorkspaceRow {
+    const attributes = data.attributes;
+    const projectId = data.relationships?.project?.data.id ?? defaultProjectId(db, principal.organization);
+    const project = workspaceCreatableProject(db, principal, projectId);
+    const problems: Problem[] = [];
+    // The column is COLLATE NOCASE: names are unique in any case.
+    if (findWorkspaceByName(db, principal.organization, attributes.name)) {
+        problems.push({ path: ["data", "attributes", "name"], detail: "Name has already been taken" });
+    }
+    const modeGiven = attributes["execution-mode"] !== undefined;
+    const mode = attributes["execution-mode"] ?? "remote";
+    const agentPoolGiven = attributes["agent-pool-id"] !== undefined;
+    const agentPoolId = attributes["agent-pool-id"] ?? null;
+    problems.push(...executionProblems(db, principal.organization, mode, agentPoolId, agentPoolGiven));
+    // What the new workspace will be: it inherits its project's duration, as every new workspace does.
+    const made = { auto_destroy_activity_inherited: 1, auto_destroy_activity_duration: null, infra_version: NEW_WORKSPACE_INFRA_VERSION, working_directory: null };
+    problems.push(...unappliedProblems(made, data, project, { "execution-mode": modeGiven, "agent-pool": modeGiven || agentPoolGiven }));
+    if (problems.length > 0) throw validationFailed(problems);
+
+    return insertWorkspace(db, {
+        organization: principal.organization,
+        projectId: project.id,
+        name: attributes.name,
+        description: attributes.description ?? null,
+        autoApply: attributes["auto-apply"] ?? false,
+        executionMode: mode,
+        agentPoolId,
+        executionModeOverwritten: modeGiven,
+        agentPoolOverwritten: modeGiven || agentPoolGiven,
+        source: "tfe-api",
+        sourceName: attributes["source-name"] ?? null,
+        sourceUrl: attributes["source-url"] ?? null,
+    });
+}
+
+/** The id of the organization's `Default Project` (made with the organization, never deleted). */
+function defaultProjectId(db: Db, organization: string): string | undefined {
+    const row = sql(db, "SELECT id FROM projects WHERE organization = ? AND is_default = 1").get(organization) as { id: string } | undefined;
+    return row?.id;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The list
+
+/**
+ * Query parameters of the hosted list that this service does not apply. Each is refused (400 naming it)
+ * rather than ignored: a list that quietly left out a filter would answer workspaces the caller excluded.
+ */
+const UNSUPPORTED_LIST_PARAMETER = /^(search|filter)\[/;
+
+/** The list's query: page, sort, name search, project filter; 400 for a bad or unsupported one. */
+function workspaceListQuery(query: Query) {
+    const sort = singleParameter(query, "sort");
+    if (sort !== undefined && sort !== "name" && sort !== "-name") {
+        throw badParameter("sort", `sort must be 'name' or '-name', got '${sort}'`);
+    }
+    for (const name of Object.keys(query)) {
+        if (name === "search[name]" || name === "filter[project][id]" || !UNSUPPORTED_LIST_PARAMETER.test(name)) continue;
+        throw badParameter(name, `${name} is not supported by this service; the workspace list takes search[name] and filter[project][id]`);
+    }
+    // Blank values filter nothing, as a blank `q` of the project list.
+    return {
+        page: pageRequest(query),
+        sort,
+        search: singleParameter(query, "search[name]") || undefined,
+        projectId: singleParameter(query, "filter[project][id]")?.trim() || undefined,
+    };
+}
+
+type WorkspaceListQuery = ReturnType<typeof workspaceListQuery>;
+
+/**
+ * The `WHERE` of the workspaces of the principal's organization that it can read (owners and manage
+ * projects: all of them; a team or user: those in the projects its teams have any access to, the projects of
+ * {@link Principal.projectAccess}, as {@link visibleWorkspace} decides), narrowed by the query's filters
+ * when `filtered`. `search[name]` is a case-insensitive substring in which every character is literal.
+ */
+function workspaceListFilter(principal: Principal, query: WorkspaceListQuery, filtered: boolean): { where: string; params: Record<string, unknown> } {
+    const params: Record<string, unknown> = { organization: principal.organization };
+    const clauses = ["w.organization = @organization"];
+    if (!(principal.owners || principal.manageProjects)) {
+        clauses.push("w.project_id IN (SELECT value FROM json_each(@projects))");
+        params.projects = JSON.stringify([...principal.projectAccess.keys()]);
+    }
+    if (filtered && query.projectId !== undefined) {
+        clauses.push("w.project_id = @projectId");
+        params.projectId = query.projectId;
+    }
+    if (filtered && query.search !== undefined) {
+        // LIKE is case-insensitive for ASCII, which is all a workspace name holds (the name rule).
+        clauses.push("w.name LIKE @pattern ESCAPE '\\'");
+        params.pattern = `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    }
+    return { where: clauses.join(" AND "), params };
+}
+
+function countWorkspaces(db: Db, filter: { where: string; params: Record<string, unknown> }): number {
+    return (sql(db, `SELECT COUNT(*) AS n FROM workspaces w WHERE ${filter.where}`).get(filter.params) as { n: number }).n;
+}
+
+/**
+ * The page of workspaces a list request asks for, with the counts of `meta`: `total` (the workspaces the
+ * caller can read) and `matching` (those the filters keep). Filtering, ordering (creation order, or by name
+ * without regard to case: names are unique in that sense, so each order is total), counting and paging are
+ * SQL on the `(organization, name)` and `project_id` indexes; only the page's rows are read.
+ */
+function workspaceListPage(db: Db, principal: Principal, query: WorkspaceListQuery): { total: number; matching: number; items: WorkspaceRow[] } {
+    const total = countWorkspaces(db, workspaceListFilter(principal, query, false));
+    const filter = workspaceListFilter(principal, query, true);
+    const matching = query.projectId === undefined && query.search === undefined ? total : countWorkspaces(db, filter);
+    const offset = pageOffset(query.page);
+    if (offset >= matching) return { total, matching, items: [] };
+    const column = query.sort === undefined ? "w.rowid" : "w.name COLLATE NOCASE";
+    const order = query.sort === "-name" ? `${column} DESC` : column;
+    const items = sql(db, `SELECT w.* FROM workspaces w WHERE ${filter.where} ORDER BY ${order} LIMIT @limit OFFSET @offset`).all({
+        ...filter.params,
+        limit: query.page.size,
+        offset,
+    }) as WorkspaceRow[];
+    return { total, matching, items };
+}
+
+/**
+ * The hosted service's update (and create) fields that this service holds no setting for, judged against the
+ * workspace as the request leaves it (`current` as it was or will be made, `overwritesAfter`, `destination`): each is accepted when it says what the
  * workspace is (so it changes nothing) and refused otherwise, never dropped. `vcs-repo` `{}` (pytfe sends
  * it on every update) or `null`: there is no VCS connection. A `WORKSPACE_STORED_ATTRIBUTES` value: the
  * workspace's own. `setting-overwrites`: what the update leaves them. `tag-bindings`: empty (a workspace
  * has no tags of its own here).
  */
 function unappliedProblems(
-    current: WorkspaceRow,
-    data: UpdateData,
+    current: Pick<WorkspaceRow, "auto_destroy_activity_inherited" | "auto_destroy_activity_duration" | "infra_version" | "working_directory">,
+    data: Pick<UpdateData, "attributes" | "relationships">,
     destination: ProjectRow | undefined,
     overwritesAfter: { "execution-mode": boolean; "agent-pool": boolean },
 ): Problem[] {

@@ -26,6 +26,7 @@ export const TYPES = {
     variable: "pulumi-nodejs:dynamic/wos:Variable",
     noCodeModule: "pulumi-nodejs:dynamic/wos:NoCodeModule",
     noCodeWorkspace: "pulumi-nodejs:dynamic/wos:NoCodeWorkspace",
+    workspace: "pulumi-nodejs:dynamic/wos:Workspace",
 } as const;
 
 /** The token the hosts are configured with (the seed's `platform` team: manages projects and variables). */
@@ -102,6 +103,27 @@ new wos.NoCodeWorkspace("capture-workspace", {
     ],
     upgradeTimeoutSeconds: 120,
 });
+`;
+
+/**
+ * The capture program of the `wos.Workspace` engine tests: a workspace with every setting in a project (a
+ * placeholder id the tests replace), and a workspace and a project that leave `organization` (and the
+ * workspace its project) out, for the default organization (`wos:organization`) to fill in.
+ */
+export const WORKSPACE_CAPTURE_PROGRAM = `"use strict";
+const pulumi = require("@pulumi/pulumi");
+const wos = require("pulumi-wos");
+const config = new pulumi.Config("wos");
+config.requireSecret("token");
+new wos.Workspace("capture-workspace", {
+    organization: "acme",
+    name: "capture-workspace",
+    projectId: "prj-replaced-by-the-tests",
+    description: "made by the engine tests",
+    autoApply: true,
+});
+new wos.Workspace("capture-default-org-workspace", { name: "capture-default-org" });
+new wos.Project("capture-default-org-project", { name: "Capture Default Org" });
 `;
 
 /**

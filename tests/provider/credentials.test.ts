@@ -60,10 +60,32 @@ it("prefers configure over the environment", async () => {
 });
 
 it("falls back to WOS_ADDRESS and WOS_TOKEN when the stack config has neither", async () => {
+    // A token that sees one project only: what the service answers proves which token was sent (ping ignores it).
     process.env.WOS_ADDRESS = server.url;
-    process.env.WOS_TOKEN = TOKEN;
+    process.env.WOS_TOKEN = TOKENS.appsRead;
     await configure(configureRequest({}));
-    await expect(clientFromCredentials().ping()).resolves.toBeUndefined();
+    expect(currentAddress()).toBe(server.url);
+    expect(currentToken()).toBe(TOKENS.appsRead);
+    const client = clientFromCredentials();
+    expect(client.baseUrl).toBe(`${server.url}/api/v2`);
+    expect((await client.projects.list("acme", { pageSize: 100 })).items.map((item) => item.name)).toEqual(["Apps"]);
+    // And a handler's operation goes out with it: the read team may not delete Apps.
+    const apps = (await client.projects.list("acme", { names: ["Apps"] })).items[0]!;
+    const refused = await rejection(project.delete(apps.id, { organization: "acme", name: "Apps" }));
+    expect(refused.message).toMatch(/403/);
+});
+
+it("falls back to each of WOS_ADDRESS and WOS_TOKEN on its own, next to the other from the stack config", async () => {
+    process.env.WOS_TOKEN = TOKENS.appsRead;
+    await configure(configureRequest({ "wos:address": server.url }));
+    expect(currentToken()).toBe(TOKENS.appsRead);
+    expect((await clientFromCredentials().projects.list("acme")).items.map((item) => item.name)).toEqual(["Apps"]);
+    clearConfiguredCredentials();
+    delete process.env.WOS_TOKEN;
+    process.env.WOS_ADDRESS = server.url;
+    await configure(configureRequest({ "wos:token": TOKENS.appsRead }));
+    expect(currentAddress()).toBe(server.url);
+    expect((await clientFromCredentials().projects.list("acme")).items.map((item) => item.name)).toEqual(["Apps"]);
 });
 
 it("defaults the address to the local service on 127.0.0.1:8787", async () => {

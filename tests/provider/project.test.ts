@@ -319,6 +319,38 @@ describe("create, read, update, delete", () => {
         expect((await project.diff(created.id, updated.outs!, news)).changes).toBe(false);
     });
 
+    it("sends only what changed: a rename keeps a description, duration and tags changed by hand", async () => {
+        const inputs = await checked({
+            organization: "acme",
+            name: uniqueName("Keep"),
+            description: "from the program",
+            autoDestroyActivityDuration: "2d",
+            tags: { team: "a" },
+        });
+        const created = await project.create(inputs);
+        // Someone changes the description and the duration by hand; the program then changes only the name.
+        const byHand = await server().request("PATCH", `/projects/${created.id}`, {
+            token: TOKEN,
+            body: { data: { type: "projects", attributes: { description: "changed by hand", "auto-destroy-activity-duration": "9h" } } },
+        });
+        expect(byHand.status).toBe(200);
+        const tagged = await server().request("PATCH", `/projects/${created.id}/tag-bindings`, {
+            token: TOKEN,
+            body: { data: [{ type: "tag-bindings", attributes: { key: "extra", value: "by-hand" } }] },
+        });
+        expect(tagged.status).toBe(200);
+        const news = { ...inputs, name: uniqueName("Renamed") };
+        expect((await project.diff(created.id, created.outs, news)).changes).toBe(true);
+        await project.update(created.id, created.outs, news);
+        const shown = await server().request("GET", `/projects/${created.id}`, { token: TOKEN });
+        expect(shown.body.data.attributes).toMatchObject({
+            name: news.name,
+            description: "changed by hand",
+            "auto-destroy-activity-duration": "9h",
+        });
+        expect(await projectTags(server(), created.id)).toEqual({ team: "a", extra: "by-hand" });
+    });
+
     it("reports an update the service refuses with its message, naming the project", async () => {
         const created = await project.create(await checked({ organization: "acme", name: uniqueName("Clash") }));
         const error = await rejection(project.update(created.id, created.outs, { ...created.outs, name: "Staging" }));

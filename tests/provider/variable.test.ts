@@ -1,6 +1,8 @@
 /**
  * The `wos:Variable` handlers called directly against the real local service, sensitive values included.
  */
+import * as diagnosticsChannel from "node:diagnostics_channel";
+import type { IncomingMessage } from "node:http";
 import * as variable from "../../provider/handlers/variable";
 import { WORKSPACES } from "../support/seed";
 import { configureUnreachable, rejection, TOKEN, UNKNOWN, useServer, workspaceVariables } from "./helpers";
@@ -296,6 +298,59 @@ describe("a create whose answer is lost", () => {
         const raw = await variablesWithKey(key);
         expect(raw).toHaveLength(1);
         expect(raw[0].attributes).toMatchObject({ value: "their-value", description: "theirs", sensitive: false });
+    });
+
+    it("never adopts a sensitive variable that someone else made with the key while the answer of a plain create was held", async () => {
+        const key = uniqueKey("HELD");
+        // The provider's POST takes this rule: nothing is written, and its 503 is held back a while.
+        await server().addFault({ method: "POST", path: "^/api/v2/vars$", times: 1, status: 503, delayMs: 1500 });
+        // The moment that POST reaches the service, someone else makes a sensitive variable with the same key.
+        const events: string[] = [];
+        let theirs: Promise<{ status: number; body: any }> | undefined;
+        const fromProvider = (request: IncomingMessage) => /^pulumi-wos\//.test(String(request.headers["user-agent"] ?? ""));
+        const onRequest = (message: unknown) => {
+            const request = (message as { request: IncomingMessage }).request;
+            if (!fromProvider(request)) return;
+            if (request.method === "POST" && request.url === "/api/v2/vars" && theirs === undefined) {
+                events.push("provider create");
+                theirs = server()
+                    .request("POST", "/vars", {
+                        token: TOKEN,
+                        body: {
+                            data: {
+                                type: "vars",
+                                attributes: { key, value: "their-secret", category: "env", description: "theirs", sensitive: true },
+                                relationships: { workspace: { data: { type: "workspaces", id: WORKSPACE } } },
+                            },
+                        },
+                    })
+                    .then((response) => {
+                        events.push("theirs created");
+                        return response;
+                    });
+            } else if (request.method === "GET" && request.url?.startsWith("/api/v2/vars?") && theirs !== undefined) {
+                events.push("provider looks up");
+            }
+        };
+        diagnosticsChannel.subscribe("http.server.request.start", onRequest);
+        let error: Error;
+        try {
+            error = await rejection(variable.create(await checked({ workspaceId: WORKSPACE, key, value: "plain-value", category: "env" })));
+        } finally {
+            diagnosticsChannel.unsubscribe("http.server.request.start", onRequest);
+        }
+        expect(theirs).toBeDefined();
+        const made = await theirs!;
+        expect(made.status).toBe(201);
+        // The look-up after the lost answer saw their variable: otherwise this test would prove nothing.
+        expect(events.slice(0, 3)).toEqual(["provider create", "theirs created", "provider looks up"]);
+        expect(error.message).toMatch(new RegExp(`wos:Variable '${key}' \\(env\\) in workspace ${WORKSPACE}: create failed.*503`));
+        // Not a partial success: their variable is not taken into state, so no destroy of this stack deletes it.
+        expect((error as { id?: string }).id).toBeUndefined();
+        const raw = await variablesWithKey(key);
+        expect(raw).toHaveLength(1);
+        expect(raw[0].id).toBe(made.body.data.id);
+        expect(raw[0].attributes).toMatchObject({ value: null, description: "theirs", sensitive: true });
     });
 
     it("fails without inventing a variable when the service failed before committing", async () => {

@@ -323,3 +323,26 @@ describe("429: always retried, waiting what the headers say", () => {
         }
     });
 });
+
+describe("what onRetry is told", () => {
+    it("the method and the path without its query, with the token redacted from the path (an id that contains the token)", async () => {
+        // onRetry usually ends in a log: an id pasted with the token in it must not carry the token there.
+        const id = `prj-${TOKENS.owners}`;
+        await server.addFault({ method: "GET", path: `^/api/v2/projects/${escapeRegExp(id)}$`, times: 1, status: 503 });
+        const { client, retries } = recordingClient();
+        const error = await client.projects.read(id).catch((e: unknown) => e);
+        expect(WosNotFoundError.isInstance(error)).toBe(true);
+        expect(retries).toHaveLength(1);
+        expect(retries[0]).toEqual(
+            expect.objectContaining({ attempt: 1, reason: "server_error", status: 503, method: "GET", path: "/projects/prj-[REDACTED]" }),
+        );
+        expect(JSON.stringify(retries)).not.toContain(TOKENS.owners);
+    });
+
+    it("a path without the token as it was sent, its query left out", async () => {
+        await server.addFault({ method: "GET", path: "^/api/v2/organizations/acme/projects$", times: 1, status: 502 });
+        const { client, retries } = recordingClient();
+        await client.projects.list("acme", { names: ["Apps"] });
+        expect(retries.map((retry) => [retry.method, retry.path, retry.status])).toEqual([["GET", "/organizations/acme/projects", 502]]);
+    });
+});

@@ -9,10 +9,11 @@
  * Empty; apps-read/-write/-maintain/-admin have that level on Apps; maintain also on Staging; admin also
  * read on Default Project; bob is on apps-read and apps-maintain.
  */
-import type { TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 import {
     ACME_PROJECTS,
+    acmeProjectIds,
     clientFor,
     createProject,
     createVariable,
@@ -24,12 +25,15 @@ import {
     moveDocument,
     namesOf,
     projectDocument,
+    projectOf,
     snapshot,
     sorted,
     tagItems,
+    tagsOf,
     variableDocument,
     variableUpdateDocument,
     withSeededServer,
+    workspaceCount,
     type AcmeProjectIds,
 } from "./helpers";
 
@@ -67,6 +71,20 @@ const CALLERS: Caller[] = [
 ];
 
 const LIST = "/organizations/acme/projects?page[size]=100";
+
+/** A variable of web-app (Apps) as the owners read it back through `GET /vars`; undefined when it is gone. */
+async function webAppVariable(server: TestServer, id: string): Promise<any> {
+    const response = await clientFor(server, TOKENS.owners).get("/vars?filter[workspace][name]=web-app&filter[organization][name]=acme");
+    expectStatus(response, 200);
+    return response.body.data.find((variable: any) => variable.id === id)?.attributes;
+}
+
+/** Ids of the variables of scratch (Default Project), read back as the owners. */
+async function scratchVariableIds(server: TestServer): Promise<string[]> {
+    const response = await clientFor(server, TOKENS.owners).get("/vars?filter[workspace][name]=scratch&filter[organization][name]=acme");
+    expectStatus(response, 200);
+    return response.body.data.map((variable: any) => variable.id);
+}
 
 describe("401: missing, malformed or unknown bearer token", () => {
     let server: TestServer;
@@ -243,6 +261,10 @@ describe("what each caller may change: project create/update/tags, variables", (
             if (caller.createsProjects) {
                 expectStatus(response, 201);
                 expect(response.body.data.attributes.name).toBe(name);
+                // Read back as the owners: the project is there under the id answered.
+                const shown = await clientFor(server, TOKENS.owners).get(`/projects/${response.body.data.id}`);
+                expectStatus(shown, 200);
+                expect(shown.body.data.attributes.name).toBe(name);
             } else {
                 expectErrors(response, 404);
                 await expectUnchanged(server, before);
@@ -256,6 +278,9 @@ describe("what each caller may change: project create/update/tags, variables", (
             if (caller.administersApps) {
                 expectStatus(response, 200);
                 expect(response.body.data.attributes.description).toBe(description);
+                const shown = await clientFor(server, TOKENS.owners).get(`/projects/${ids.Apps}`);
+                expectStatus(shown, 200);
+                expect(shown.body.data.attributes.description).toBe(description);
             } else {
                 expectErrors(response, 404);
                 await expectUnchanged(server, before);
@@ -264,11 +289,13 @@ describe("what each caller may change: project create/update/tags, variables", (
 
         test(caller.administersApps ? "writes Apps tag bindings (200)" : "cannot write Apps tag bindings: 404, nothing written", async () => {
             const before = await snapshot(server);
+            const value = `caller${++counter}`;
             const response = await clientFor(server, caller.token).patch(`/projects/${ids.Apps}/tag-bindings`, {
-                data: tagItems([{ key: "written-by", value: `caller${counter}` }]),
+                data: tagItems([{ key: "written-by", value }]),
             });
             if (caller.administersApps) {
                 expectStatus(response, 200);
+                expect(await tagsOf(server, ids.Apps)).toContainEqual(["written-by", value]);
             } else {
                 expectErrors(response, 404);
                 await expectUnchanged(server, before);
@@ -282,8 +309,11 @@ describe("what each caller may change: project create/update/tags, variables", (
                 const created = await client.post("/vars", variableDocument(WORKSPACES.appsWeb, { key, value: "1", category: "env" }));
                 expectStatus(created, 201);
                 const id = created.body.data.id;
+                expect(await webAppVariable(server, id)).toEqual(expect.objectContaining({ key, value: "1" }));
                 expectStatus(await client.patch(`/vars/${id}`, variableUpdateDocument(id, { value: "2" })), 200);
+                expect(await webAppVariable(server, id)).toEqual(expect.objectContaining({ key, value: "2" }));
                 expectStatus(await client.delete(`/vars/${id}`), 204);
+                expect(await webAppVariable(server, id)).toBeUndefined();
             } else {
                 const existing = await createVariable(server, WORKSPACES.appsWeb, { key, value: "1", category: "env" });
                 const before = await snapshot(server);
@@ -299,7 +329,9 @@ describe("what each caller may change: project create/update/tags, variables", (
         for (const token of [TOKENS.platform, TOKENS.acmeOrganization]) {
             const key = `EVERYWHERE_${++counter}`;
             const created = await createVariable(server, WORKSPACES.defaultProject, { key, category: "env" }, token);
+            expect(await scratchVariableIds(server)).toContain(created.id);
             expectStatus(await clientFor(server, token).delete(`/vars/${created.id}`), 204);
+            expect(await scratchVariableIds(server)).not.toContain(created.id);
         }
     });
 
@@ -370,11 +402,84 @@ describe("who may delete a project", () => {
     ])("the %s deletes any empty project: 204", async (label, token) => {
         const id = await createProject(server, { name: `Deletable by ${label}` });
         expectStatus(await clientFor(server, token).delete(`/projects/${id}`), 204);
+        expectErrors(await clientFor(server, TOKENS.owners).get(`/projects/${id}`), 404);
     });
 
     test("the admin team may only read Default Project: 403 (permission comes before the 409 of the default project), nothing deleted", async () => {
         const before = await snapshot(server);
         expectErrors(await clientFor(server, TOKENS.appsAdmin).delete(`/projects/${ids["Default Project"]}`), 403);
         await expectUnchanged(server, before);
+    });
+});
+
+describe("who may move, update and delete workspaces: maintain, not write (local-service.md: read < write < maintain < admin)", () => {
+    let server: TestServer;
+    let ids: AcmeProjectIds;
+
+    // A fresh service per test: the allowed cases move and delete seeded workspaces.
+    beforeEach(async () => {
+        server = await startTestServer();
+        ids = await acmeProjectIds(server);
+    });
+    afterEach(async () => {
+        await server?.close();
+    });
+
+    const workspaceDocument = (attributes: Record<string, unknown>, projectId?: string) => ({
+        data: {
+            type: "workspaces",
+            attributes,
+            ...(projectId === undefined ? {} : { relationships: { project: { data: { type: "projects", id: projectId } } } }),
+        },
+    });
+
+    test.each([
+        ["read team", TOKENS.appsRead],
+        ["write team", TOKENS.appsWrite],
+    ])("the %s may not move an Apps workspace, not even within Apps (move endpoint or PATCH project): 404, nothing moved", async (_label, token) => {
+        const client = clientFor(server, token);
+        const before = await snapshot(server);
+        expectErrors(await client.post(`/projects/${ids.Apps}/relationships/workspaces`, moveDocument([WORKSPACES.appsWeb])), 404);
+        expectErrors(await client.patch(`/workspaces/${WORKSPACES.appsWeb}`, workspaceDocument({}, ids.Apps)), 404);
+        await expectUnchanged(server, before);
+        expect(await projectOf(server, WORKSPACES.appsWeb)).toBe(ids.Apps);
+    });
+
+    test.each([
+        ["read team", TOKENS.appsRead],
+        ["write team", TOKENS.appsWrite],
+    ])("the %s may not update or delete an Apps workspace: 404, nothing written", async (_label, token) => {
+        const client = clientFor(server, token);
+        const before = await snapshot(server);
+        expectErrors(await client.patch(`/workspaces/${WORKSPACES.appsWeb}`, workspaceDocument({ description: "changed by a lower level" })), 404);
+        expectErrors(await client.delete(`/workspaces/${WORKSPACES.appsWeb}`), 404);
+        await expectUnchanged(server, before);
+        // It still sees the workspace: the refusal is about the level, not visibility.
+        expectStatus(await client.get(`/workspaces/${WORKSPACES.appsWeb}`), 200);
+    });
+
+    test("the write team's workspace permissions say it may not update or destroy", async () => {
+        const response = await clientFor(server, TOKENS.appsWrite).get(`/workspaces/${WORKSPACES.appsWeb}`);
+        expectStatus(response, 200);
+        expect(response.body.data.attributes.permissions).toEqual(expect.objectContaining({ "can-update": false, "can-destroy": false }));
+    });
+
+    test("the maintain team moves an Apps workspace to Staging and back (both ways of moving): read back", async () => {
+        const client = clientFor(server, TOKENS.appsMaintain);
+        expectStatus(await client.post(`/projects/${ids.Staging}/relationships/workspaces`, moveDocument([WORKSPACES.appsWeb])), 204);
+        expect(await projectOf(server, WORKSPACES.appsWeb)).toBe(ids.Staging);
+        expectStatus(await client.patch(`/workspaces/${WORKSPACES.appsWeb}`, workspaceDocument({}, ids.Apps)), 200);
+        expect(await projectOf(server, WORKSPACES.appsWeb)).toBe(ids.Apps);
+    });
+
+    test("the maintain team updates and deletes an Apps workspace: read back", async () => {
+        const client = clientFor(server, TOKENS.appsMaintain);
+        expectStatus(await client.patch(`/workspaces/${WORKSPACES.appsWeb}`, workspaceDocument({ description: "set by maintain" })), 200);
+        const shown = await clientFor(server, TOKENS.owners).get(`/workspaces/${WORKSPACES.appsWeb}`);
+        expectStatus(shown, 200);
+        expect(shown.body.data.attributes.description).toBe("set by maintain");
+        expectStatus(await client.delete(`/workspaces/${WORKSPACES.appsWeb}`), 204);
+        expectErrors(await clientFor(server, TOKENS.owners).get(`/workspaces/${WORKSPACES.appsWeb}`), 404);
+        expect(await workspaceCount(server, ids.Apps)).toBe(1);
     });
 });

@@ -70,6 +70,29 @@ describe("pagination", () => {
         expect(absoluteListLink(links.next).get("page[number]")).toBe("2");
     });
 
+    test("every link names its page and keeps the page size and the other parameters: self is the page asked for", async () => {
+        const response = await owners.get(`${LIST}?page[size]=5&page[number]=3&sort=name`);
+        expectStatus(response, 200);
+        const pageOf = (name: string) => {
+            const query = absoluteListLink(response.body.links[name]);
+            expect(query.get("page[size]")).toBe("5");
+            expect(query.get("sort")).toBe("name");
+            return query.get("page[number]");
+        };
+        // 29 projects by 5: six pages.
+        expect({ self: pageOf("self"), first: pageOf("first"), prev: pageOf("prev"), next: pageOf("next"), last: pageOf("last") }).toEqual({
+            self: "3",
+            first: "1",
+            prev: "2",
+            next: "4",
+            last: "6",
+        });
+        // Following self answers the same page.
+        const again = await http(server, "GET", response.body.links.self, { token: TOKENS.owners });
+        expectStatus(again, 200);
+        expect(namesOf(again)).toEqual(namesOf(response));
+    });
+
     test("the last page holds the remainder; next is null and prev points back", async () => {
         const response = await owners.get(`${LIST}?page[number]=2`);
         expectStatus(response, 200);

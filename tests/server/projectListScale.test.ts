@@ -367,6 +367,77 @@ describe("the list at scale gives the answers of a computation over every row", 
     });
 });
 
+describe("a search for a caller who sees every project (one statement: the matches, their count, the page)", () => {
+    test("every sort, the first, a middle, the last and a past-the-end page, for the owners and the organization token", async () => {
+        const q = "alpha";
+        const { matching } = expectedList(TOKENS.owners, { q }).statusCounts;
+        // Selective (under the 2,000 matches where LIKE takes over), yet many pages of 7.
+        expect(matching).toBeGreaterThan(100);
+        expect(matching).toBeLessThan(2000);
+        const pages = Math.ceil(matching / 7);
+        for (const token of [TOKENS.owners, TOKENS.acmeOrganization]) {
+            for (const sort of [undefined, "name", "-name"] as const) {
+                for (const number of [1, Math.ceil(pages / 2), pages, pages + 1, pages + 50]) await expectListAsComputed(token, { q, sort, size: 7, number });
+            }
+        }
+    });
+
+    test("matches in another organization only: nothing, with the counts of acme", async () => {
+        service.db
+            .prepare("INSERT INTO projects (id, organization, name, created_at, updated_at) VALUES ('prj-gxonly00000001', 'globex', 'Zebracorn Globex Only', 'now', 'now')")
+            .run();
+        expect(indexed("zebracorn")).toEqual(["prj-gxonly00000001"]);
+        const response = await expectListAsComputed(TOKENS.owners, { q: "zebracorn", sort: "name" });
+        expect(response.body.data).toEqual([]);
+        expect(response.body.meta["status-counts"].matching).toBe(0);
+    });
+});
+
+describe("the list is written by its response schema: JSON.stringify's bytes, nothing dropped", () => {
+    /** Descriptions that take every path of the schema's string writer: escapes, control characters, long text. */
+    const DESCRIPTIONS = [
+        "",
+        'quote " and backslash \\ and slash /',
+        "line\nbreak\ttab\rreturn",
+        "\u0001 control \u001f characters \u007f",
+        "separators \u2028 \u2029, accents \u00e9\u00e8, CJK \u65e5\u672c, an emoji \u{1F600}",
+        "x".repeat(41),
+        `${"y".repeat(41)}"`,
+        `${"z".repeat(6000)}\\`,
+        "w".repeat(6000),
+    ];
+
+    test("each list's body is what JSON.stringify writes for it, and each item is the show's answer without the duration", async () => {
+        const rows = acmeRows().slice(0, DESCRIPTIONS.length);
+        const setDescription = service.db.prepare("UPDATE projects SET description = ? WHERE id = ?");
+        rows.forEach((row, i) => setDescription.run(DESCRIPTIONS[i]!, row.id));
+        for (const token of [TOKENS.owners, TOKENS.bob, TOKENS.appsMaintain]) {
+            const client = clientFor(target, token);
+            for (const params of [{}, { sort: "-name", size: 100, number: 2 } as const, { q: "alpha", sort: "name", size: 7, number: 2 } as const, { q: "svc", number: 3 }, { number: 999 }]) {
+                const response = await client.get(listPath(params));
+                expectStatus(response, 200);
+                expect(response.text).toBe(JSON.stringify(JSON.parse(response.text)));
+            }
+            const page = await client.get(listPath({ size: 100 }));
+            const items = page.body.data as any[];
+            expect(items.length).toBeGreaterThan(0);
+            for (const item of items.slice(0, 30)) {
+                const show = await client.get(`/projects/${item.id}`);
+                expectStatus(show, 200);
+                const { "auto-destroy-activity-duration": duration, ...attributes } = show.body.data.attributes;
+                expect(duration).not.toBeUndefined();
+                expect(item).toEqual({ ...show.body.data, attributes });
+            }
+            if (token === TOKENS.owners) {
+                // The written descriptions came back as written, and the page holds counts and permissions that vary.
+                expect(items.slice(0, DESCRIPTIONS.length).map((item) => item.attributes.description)).toEqual(DESCRIPTIONS);
+                expect(new Set(items.map((item) => item.attributes["workspace-count"])).size).toBeGreaterThan(1);
+                expect(new Set(items.map((item) => item.attributes["team-count"])).size).toBeGreaterThan(1);
+            }
+        }
+    });
+});
+
 describe("q is literal: %, _, \", *, \\ and query syntax find the names that hold them, nothing else", () => {
     test.each([
         ["%", ["rate 50% off"]],

@@ -307,6 +307,21 @@ describe("GET /vars", () => {
     test("answers 404 for another organization's workspace", async () => {
         expectErrors(await owners.get("/vars?filter[workspace][name]=globex-app&filter[organization][name]=globex"), 404);
     });
+
+    // The organization filter is not decoration: a name of the caller's own workspace under another
+    // organization's name (or one that does not exist) must not list the caller's own variables.
+    test.each([
+        ["another organization's name", "globex"],
+        ["an organization that does not exist", "no-such-organization"],
+    ])("answers 404 for %s with the name of one of the caller's own workspaces, listing none of its variables", async (_label, organization) => {
+        const own = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), value: "own-value", category: "env" });
+        const response = await owners.get(`/vars?filter[workspace][name]=legacy-app&filter[organization][name]=${organization}`);
+        expectErrors(response, 404);
+        expect(response.text).not.toContain(own.id);
+        expect(response.text).not.toContain("own-value");
+        // The same workspace under its own organization does list it.
+        expect(findIn(await listFor("legacy-app"), own.id)).toBeDefined();
+    });
 });
 
 describe("PATCH /vars/:id", () => {

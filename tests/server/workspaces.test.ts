@@ -3,9 +3,10 @@
  * `local-service.md` adds for seeded workspaces), the project's auto-destroy duration reaching its
  * workspaces, and `GET /ping`.
  */
-import type { TestServer } from "../support/server";
+import { startTestServer, type TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 import {
+    acmeProjectIds,
     clientFor,
     createVariable,
     expectErrors,
@@ -201,6 +202,7 @@ describe("project auto-destroy-activity-duration reaches the project's workspace
     });
 
     test("a workspace moved into another project takes that project's duration, and the first one's back when moved back", async () => {
+        expectStatus(await owners.patch(`/projects/${ids.Apps}`, projectDocument({ "auto-destroy-activity-duration": "7d" })), 200);
         expectStatus(await owners.patch(`/projects/${ids.Empty}`, projectDocument({ "auto-destroy-activity-duration": "36h" })), 200);
         expectStatus(await move(WORKSPACES.appsWeb, ids.Empty), 204);
         expect(await durationOf(WORKSPACES.appsWeb)).toBe("36h");
@@ -211,6 +213,8 @@ describe("project auto-destroy-activity-duration reaches the project's workspace
     });
 
     test("null on the project clears it on its workspaces", async () => {
+        expectStatus(await owners.patch(`/projects/${ids.Apps}`, projectDocument({ "auto-destroy-activity-duration": "7d" })), 200);
+        expect(await durationOf(WORKSPACES.appsLegacy)).toBe("7d");
         expectStatus(await owners.patch(`/projects/${ids.Apps}`, projectDocument({ "auto-destroy-activity-duration": null })), 200);
         expect(await durationOf(WORKSPACES.appsLegacy)).toBeNull();
         expect(await durationOf(WORKSPACES.appsWeb)).toBeNull();
@@ -218,6 +222,19 @@ describe("project auto-destroy-activity-duration reaches the project's workspace
 });
 
 describe("DELETE /workspaces/:id", () => {
+    // A fresh service per test: each one deletes what it needs, so every test runs alone as well as after the others.
+    let server: TestServer;
+    let owners: Client;
+    let ids: AcmeProjectIds;
+    beforeEach(async () => {
+        server = await startTestServer();
+        owners = clientFor(server, TOKENS.owners);
+        ids = await acmeProjectIds(server);
+    });
+    afterEach(async () => {
+        await server?.close();
+    });
+
     test("answers 404 to a team that may only read the project, nothing deleted", async () => {
         const before = await snapshot(server);
         expectErrors(await clientFor(server, TOKENS.appsRead).delete(`/workspaces/${WORKSPACES.appsWeb}`), 404);
@@ -244,11 +261,18 @@ describe("DELETE /workspaces/:id", () => {
     });
 
     test("a project whose last workspace was deleted can be deleted", async () => {
+        // With its workspace, Staging cannot be deleted; once the workspace is deleted, it can.
+        expectErrors(await owners.delete(`/projects/${ids.Staging}`), 409);
+        expectStatus(await owners.delete(`/workspaces/${WORKSPACES.staging}`), 204);
         expectStatus(await owners.delete(`/projects/${ids.Staging}`), 204);
+        expectErrors(await owners.get(`/projects/${ids.Staging}`), 404);
     });
 
-    test("deleting the same workspace twice answers 404 the second time", async () => {
+    test("deleting the same workspace twice answers 404 the second time, and nothing else is deleted", async () => {
+        expectStatus(await owners.delete(`/workspaces/${WORKSPACES.staging}`), 204);
+        const before = await snapshot(server);
         expectErrors(await owners.delete(`/workspaces/${WORKSPACES.staging}`), 404);
+        await expectUnchanged(server, before);
     });
 });
 

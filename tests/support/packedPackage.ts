@@ -249,7 +249,7 @@ function lockIsStale(lockDir: string): boolean {
 /** Environment for child processes: hermetic module resolution and no credentials from the caller's shell. */
 export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...process.env };
-    for (const key of ["NODE_PATH", "NODE_OPTIONS", "WOS_ADDRESS", "WOS_TOKEN", "PULUMI_CONFIG"]) delete env[key];
+    for (const key of ["NODE_PATH", "NODE_OPTIONS", "WOS_ADDRESS", "WOS_TOKEN", "WOS_ORGANIZATION", "PULUMI_CONFIG"]) delete env[key];
     for (const [key, value] of Object.entries(extra)) {
         if (value === undefined) delete env[key];
         else env[key] = value;

@@ -1,0 +1,357 @@
+/**
+ * `wos.NoCodeProject`: a component (`pulumi.ComponentResource`) that a platform team would otherwise write
+ * by hand: a project with its tags, one no-code module (an existing one, or a registry module enabled here)
+ * and a set of no-code workspaces made from it, with vars shared by every workspace and vars of each one.
+ *
+ * It holds no provider logic of its own: its children are the ordinary resources ({@link Project},
+ * {@link NoCodeModule}, {@link NoCodeWorkspace}), parented to it, so what they check, diff, upgrade and keep
+ * secret is exactly what they do alone. The component only decides which children exist and with which
+ * inputs, and it registers no inputs of its own with the engine (so no var value, sensitive or not, is
+ * stored with it).
+ *
+ * @module
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { NoCodeModule, type NoCodeModuleVariableOptionsArgs } from "../noCodeModule";
+import { NoCodeWorkspace, type NoCodeWorkspaceVarArgs } from "../noCodeWorkspace";
+import { Project } from "../project";
+
+/** The component's type token: part of the URN of the component and of each of its children. Never rename it. */
+export const NO_CODE_PROJECT_TYPE = "wos:index:NoCodeProject";
+
+/**
+ * What a workspace of a {@link NoCodeProject} gets when neither it nor the component says otherwise. They are
+ * the defaults of {@link NoCodeWorkspace} itself, written into each child so that the state shows them.
+ */
+export const NO_CODE_PROJECT_DEFAULTS = {
+    /** Runs are planned on the service's own workers. */
+    executionMode: "remote",
+    /** A plan waits for someone to apply it. */
+    autoApply: false,
+    /** The whole deadline of one workspace's upgrade: 30 minutes, as {@link NoCodeWorkspace}'s own default. */
+    upgradeTimeoutSeconds: 1800,
+} as const;
+
+/** The project of a {@link NoCodeProject} ({@link NoCodeProjectArgs.project}): a {@link Project} without its organization. */
+export interface NoCodeProjectProjectArgs {
+    /** 3 to 40 characters: letters, numbers, spaces, `-` and `_`; unique per organization. */
+    name: pulumi.Input<string>;
+    /** At most 256 characters. */
+    description?: pulumi.Input<string>;
+    /** Inactivity period before each workspace of the project destroys its infrastructure, e.g. `14d`. */
+    autoDestroyActivityDuration?: pulumi.Input<string>;
+    /** The project's whole tag set (at most 10), inherited by its workspaces; absent: the tags are left alone. */
+    tags?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+}
+
+/** A no-code module that exists already ({@link NoCodeProjectArgs.module}): the component only uses it. */
+export interface NoCodeProjectExistingModuleArgs {
+    /** Id of the no-code module (`nocode-…`); it must be enabled. Changing it replaces every workspace. */
+    noCodeModuleId: pulumi.Input<string>;
+    /**
+     * The module version every workspace must run: the module's pin when they are made or upgraded. A change
+     * upgrades every workspace. Absent: they run the pin the module has.
+     */
+    moduleVersion?: pulumi.Input<string>;
+    /** Not with `noCodeModuleId`. */
+    registryModuleId?: never;
+    /** Not with `noCodeModuleId`. */
+    versionPin?: never;
+    /** Not with `noCodeModuleId`. */
+    variableOptions?: never;
+}
+
+/**
+ * A registry module the component enables for no-code provisioning ({@link NoCodeProjectArgs.module}): a
+ * child {@link NoCodeModule}, always enabled, whose pin every workspace follows (raising `versionPin`
+ * upgrades them all).
+ */
+export interface NoCodeProjectRegistryModuleArgs {
+    /** Id of the registry module (`mod-…`) of the organization; it must be no-code ready. Changing it replaces the module and every workspace. */
+    registryModuleId: pulumi.Input<string>;
+    /** The module version the workspaces run, e.g. `1.1.0`; default: the module's highest version when it is enabled. */
+    versionPin?: pulumi.Input<string>;
+    /** The allowed values of some module variables, one set per variable name. */
+    variableOptions?: pulumi.Input<pulumi.Input<NoCodeModuleVariableOptionsArgs>[]>;
+    /** Not with `registryModuleId`. */
+    noCodeModuleId?: never;
+    /** Not with `registryModuleId`: the workspaces follow `versionPin`. */
+    moduleVersion?: never;
+}
+
+/** Where the workspaces of a {@link NoCodeProject} are made from: exactly one of the two forms. */
+export type NoCodeProjectModuleArgs = NoCodeProjectExistingModuleArgs | NoCodeProjectRegistryModuleArgs;
+
+/**
+ * Settings of every workspace of a {@link NoCodeProject}, unless a workspace sets its own
+ * ({@link NoCodeProjectWorkspaceArgs}).
+ */
+export interface NoCodeProjectWorkspaceSettings {
+    /** Apply automatically after a successful plan; default `false`. */
+    autoApply?: pulumi.Input<boolean>;
+    /** `remote` (default) or `agent`. */
+    executionMode?: pulumi.Input<"remote" | "agent">;
+    /**
+     * The agent pool (`apool-…`), with `agent`. A workspace that sets its own `executionMode` does not take
+     * the component's `agentPoolId` (the two go together).
+     */
+    agentPoolId?: pulumi.Input<string>;
+    /** Shown on the workspace as the application that made it. */
+    sourceName?: pulumi.Input<string>;
+    /** A URL shown with `sourceName`. */
+    sourceUrl?: pulumi.Input<string>;
+    /** The deadline of one workspace's whole upgrade, in seconds; default 1800. Changing it alone changes nothing. */
+    upgradeTimeoutSeconds?: pulumi.Input<number>;
+}
+
+/** One workspace of a {@link NoCodeProject} ({@link NoCodeProjectArgs.workspaces}); its name is its key there. */
+export interface NoCodeProjectWorkspaceArgs extends NoCodeProjectWorkspaceSettings {
+    /** At most 256 characters; default `""`. */
+    description?: pulumi.Input<string>;
+    /**
+     * This workspace's own vars, added to the component's shared {@link NoCodeProjectArgs.vars}. A var here
+     * wins over a shared var of the same key and category.
+     */
+    vars?: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]>;
+}
+
+/** Inputs of a {@link NoCodeProject}. */
+export interface NoCodeProjectArgs extends NoCodeProjectWorkspaceSettings {
+    /**
+     * Name of the organization of the project and the module; default (as theirs): the stack config
+     * `wos:organization`, else the environment variable `WOS_ORGANIZATION`. Changing it replaces everything.
+     */
+    organization?: pulumi.Input<string>;
+    /** The project the workspaces live in, made by the component. */
+    project: NoCodeProjectProjectArgs;
+    /** The no-code module the workspaces are made from: an existing one, or a registry module enabled here. */
+    module: NoCodeProjectModuleArgs;
+    /**
+     * Vars every workspace gets (a change upgrades every workspace that does not override the var). A
+     * workspace's own var of the same key and category replaces the shared one for that workspace; the
+     * others are added to its list. A sensitive var stays a secret in each workspace's state.
+     */
+    vars?: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]>;
+    /**
+     * The workspaces, by workspace name (1 to 90 letters, numbers, `-`, `_`; unique in the organization).
+     * A plain object: it decides which resources exist, so it must be known when the program runs. The name
+     * is part of each child's resource name, so renaming a key makes a new workspace and deletes the old one.
+     */
+    workspaces: Record<string, NoCodeProjectWorkspaceArgs>;
+}
+
+/** Whether a value is known while the program runs and a plain object (not an `Output`, a promise or a list). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+    return (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        !pulumi.Output.isInstance(value) &&
+        !(value instanceof Promise)
+    );
+}
+
+/**
+ * The construction-time rules: what decides which children exist must be known and unambiguous. Throws
+ * an error naming the field and the rule, before anything is registered.
+ */
+function validate(name: string, args: NoCodeProjectArgs | undefined): void {
+    const fail = (field: string, rule: string): never => {
+        throw new Error(`wos.NoCodeProject "${name}": ${field} ${rule}`);
+    };
+    if (!isPlainObject(args)) fail("args", "must be an object");
+    const given = args as NoCodeProjectArgs;
+    if (!isPlainObject(given.project)) fail("project", "must be an object known when the program runs ({ name, ... })");
+    if (!isPlainObject(given.workspaces)) {
+        fail("workspaces", "must be a plain object of workspace name to settings, known when the program runs (not an Output)");
+    }
+    for (const [workspaceName, workspace] of Object.entries(given.workspaces)) {
+        if (workspace !== undefined && !isPlainObject(workspace)) {
+            fail(`workspaces["${workspaceName}"]`, "must be an object of settings, known when the program runs");
+        }
+    }
+    if (!isPlainObject(given.module)) fail("module", "must be an object: { noCodeModuleId } or { registryModuleId, ... }");
+    const module = given.module as unknown as Record<string, unknown>;
+    const existing = module.noCodeModuleId !== undefined;
+    const registry = module.registryModuleId !== undefined;
+    if (existing === registry) fail("module", "must give exactly one of noCodeModuleId (an existing no-code module) and registryModuleId");
+    if (existing) {
+        for (const field of ["versionPin", "variableOptions"]) {
+            if (module[field] !== undefined) fail(`module.${field}`, "is a setting of a module made here: not allowed with module.noCodeModuleId");
+        }
+    } else if (module.moduleVersion !== undefined) {
+        fail("module.moduleVersion", "is not allowed with module.registryModuleId: the workspaces follow module.versionPin");
+    }
+}
+
+/** A var's identity in a workspace: its category and key. */
+const varIdentity = (item: { key: unknown; category: unknown }): string => `${String(item.category)}\u0000${String(item.key)}`;
+
+/** Whether a var list and the identity of each of its vars are known while the program runs. */
+function isKnownVarList(list: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]>): list is NoCodeWorkspaceVarArgs[] {
+    return (
+        Array.isArray(list) &&
+        list.every((item) => isPlainObject(item) && typeof item.key === "string" && typeof item.category === "string")
+    );
+}
+
+/** The shared vars a workspace's own list does not override, then its own, each list in its own order. */
+function mergeKnownVars<T extends { key: unknown; category: unknown }>(shared: T[], own: T[]): T[] {
+    const overridden = new Set(own.map(varIdentity));
+    return [...shared.filter((item) => !overridden.has(varIdentity(item))), ...own];
+}
+
+/**
+ * The vars of one workspace: the shared ones and its own, its own winning on the same key and category.
+ *
+ * When both lists and every var's key and category are known while the program runs, the result is a plain
+ * list of the very var objects given (values, `Output`s and secrets untouched), so each workspace sees its
+ * vars as if the program had listed them: only a workspace with a sensitive var has secret `vars`. Otherwise
+ * the lists are merged once known, and the workspace treats its whole list as possibly sensitive (secret).
+ */
+function mergeWorkspaceVars(
+    shared: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined,
+    own: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined,
+): pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined {
+    if (shared === undefined) return own;
+    if (own === undefined) return shared;
+    if (isKnownVarList(shared) && isKnownVarList(own)) return mergeKnownVars(shared, own);
+    return pulumi
+        .all([pulumi.output(shared), pulumi.output(own)])
+        .apply(([sharedVars, ownVars]) => mergeKnownVars(sharedVars, ownVars)) as pulumi.Output<NoCodeWorkspaceVarArgs[]>;
+}
+
+/**
+ * A project, a no-code module and the no-code workspaces made from it, as one component (type token
+ * `wos:index:NoCodeProject`). Its children are a {@link Project} (`<name>-project`), a {@link NoCodeModule}
+ * (`<name>-module`, only when {@link NoCodeProjectArgs.module} names a registry module) and one
+ * {@link NoCodeWorkspace} per entry of {@link NoCodeProjectArgs.workspaces} (`<name>-<workspace name>`), each
+ * with `{ parent: this }`, so resource options given to the component (a provider, `protect`, …) reach them.
+ *
+ * ```ts
+ * const storage = new wos.NoCodeProject("storage", {
+ *     organization: "acme",
+ *     project: { name: "Storage", tags: { team: "platform" } },
+ *     module: { registryModuleId: "mod-0000000000000001", versionPin: "1.0.0" },
+ *     vars: [{ key: "region", value: "eu-west-1", category: "infra" }],
+ *     workspaces: {
+ *         "assets-prod": { vars: [{ key: "size", value: "3", category: "infra" }] },
+ *         "logs-prod": { autoApply: true },
+ *     },
+ * });
+ * export const workspaceIds = storage.workspaceIds;
+ * ```
+ */
+export class NoCodeProject extends pulumi.ComponentResource {
+    /** The project (child `<name>-project`). */
+    public readonly project: Project;
+    /** The no-code module made here (child `<name>-module`); absent when the component uses an existing one. */
+    public readonly module: NoCodeModule | undefined;
+    /** The workspaces by workspace name (children `<name>-<workspace name>`). */
+    public readonly workspaces: Readonly<Record<string, NoCodeWorkspace>>;
+    /** The project's id (`prj-…`). */
+    public readonly projectId: pulumi.Output<string>;
+    /** The no-code module's id (`nocode-…`), made here or given. */
+    public readonly noCodeModuleId: pulumi.Output<string>;
+    /** Workspace name → workspace id (`ws-…`). */
+    public readonly workspaceIds: pulumi.Output<Record<string, string>>;
+    /** Workspace name → the module version it runs. */
+    public readonly moduleVersions: pulumi.Output<Record<string, string>>;
+    /** Workspace name → whether the module has a newer no-code version than the one the workspace runs. */
+    public readonly upgradesAvailable: pulumi.Output<Record<string, boolean>>;
+
+    /**
+     * @param name The component's resource name; the prefix of its children's names.
+     * @param args The project, the module, the shared settings and vars, and the workspaces.
+     * @param opts Resource options, inherited by every child.
+     */
+    constructor(name: string, args: NoCodeProjectArgs, opts?: pulumi.ComponentResourceOptions) {
+        validate(name, args);
+        // No inputs go to the engine: the component's state would otherwise hold every var value in plain
+        // text (a sensitive value the program left unmarked included). The children hold what matters.
+        super(NO_CODE_PROJECT_TYPE, name, {}, opts);
+        const parent = { parent: this };
+
+        this.project = new Project(
+            `${name}-project`,
+            {
+                organization: args.organization,
+                name: args.project.name,
+                description: args.project.description,
+                autoDestroyActivityDuration: args.project.autoDestroyActivityDuration,
+                tags: args.project.tags,
+            },
+            parent,
+        );
+
+        let noCodeModuleId: pulumi.Input<string>;
+        let moduleVersion: pulumi.Input<string> | undefined;
+        if (args.module.registryModuleId !== undefined) {
+            const module: NoCodeProjectRegistryModuleArgs = args.module;
+            this.module = new NoCodeModule(
+                `${name}-module`,
+                {
+                    organization: args.organization,
+                    registryModuleId: module.registryModuleId,
+                    versionPin: module.versionPin,
+                    // The component makes workspaces from it: a disabled module could make none.
+                    enabled: true,
+                    variableOptions: module.variableOptions,
+                },
+                parent,
+            );
+            noCodeModuleId = this.module.id;
+            // Following the pin: raising `versionPin` upgrades every workspace in the same `up`.
+            moduleVersion = this.module.versionPin;
+        } else {
+            const module = args.module as NoCodeProjectExistingModuleArgs;
+            this.module = undefined;
+            noCodeModuleId = module.noCodeModuleId;
+            moduleVersion = module.moduleVersion;
+        }
+
+        const workspaces: Record<string, NoCodeWorkspace> = {};
+        for (const [workspaceName, own = {}] of Object.entries(args.workspaces)) {
+            // Execution mode and agent pool go together: a workspace with its own mode takes only its own pool.
+            const ownMode = own.executionMode !== undefined;
+            workspaces[workspaceName] = new NoCodeWorkspace(
+                `${name}-${workspaceName}`,
+                {
+                    noCodeModuleId,
+                    moduleVersion,
+                    projectId: this.project.id,
+                    name: workspaceName,
+                    description: own.description,
+                    autoApply: own.autoApply ?? args.autoApply ?? NO_CODE_PROJECT_DEFAULTS.autoApply,
+                    executionMode: own.executionMode ?? args.executionMode ?? NO_CODE_PROJECT_DEFAULTS.executionMode,
+                    agentPoolId: ownMode ? own.agentPoolId : own.agentPoolId ?? args.agentPoolId,
+                    sourceName: own.sourceName ?? args.sourceName,
+                    sourceUrl: own.sourceUrl ?? args.sourceUrl,
+                    vars: mergeWorkspaceVars(args.vars, own.vars),
+                    upgradeTimeoutSeconds:
+                        own.upgradeTimeoutSeconds ?? args.upgradeTimeoutSeconds ?? NO_CODE_PROJECT_DEFAULTS.upgradeTimeoutSeconds,
+                },
+                parent,
+            );
+        }
+        this.workspaces = Object.freeze(workspaces);
+
+        const byWorkspace = <T>(pick: (workspace: NoCodeWorkspace) => pulumi.Output<T>): pulumi.Output<Record<string, T>> =>
+            pulumi.all(
+                Object.fromEntries(Object.entries(workspaces).map(([workspaceName, workspace]) => [workspaceName, pick(workspace)])),
+            ) as pulumi.Output<Record<string, T>>;
+
+        this.projectId = this.project.id;
+        this.noCodeModuleId = pulumi.output(noCodeModuleId);
+        this.workspaceIds = byWorkspace((workspace) => workspace.id);
+        this.moduleVersions = byWorkspace((workspace) => workspace.moduleVersion);
+        this.upgradesAvailable = byWorkspace((workspace) => workspace.noCodeUpgradeAvailable);
+        this.registerOutputs({
+            projectId: this.projectId,
+            noCodeModuleId: this.noCodeModuleId,
+            workspaceIds: this.workspaceIds,
+            moduleVersions: this.moduleVersions,
+            upgradesAvailable: this.upgradesAvailable,
+        });
+    }
+}

@@ -1,0 +1,305 @@
+/**
+ * The real logic of the `wos:Workspace` dynamic resource: a workspace made through the API (not from a
+ * no-code module), its project and its settings. Called by the thin shell in `provider/workspace.ts` through
+ * `require("pulumi-wos/dist/provider/handlers/workspace")`, a stable module path: serialized providers in
+ * existing state load it by name, so never move or rename it.
+ *
+ * A change of `projectId` moves the workspace with the move endpoint (`POST
+ * /projects/:id/relationships/workspaces`), never replacing it: its variables and history stay. Leaving
+ * `projectId` out means "whatever project it is in" (the organization's `Default Project` when it is made),
+ * as the Terraform provider's optional and computed `project_id`.
+ *
+ * @module
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { z } from "zod";
+import type { WosClient } from "../../sdk";
+import { WosNotFoundError } from "../../sdk/errors";
+import {
+    booleanRule,
+    executionModeRule,
+    idRule,
+    workspaceDescriptionRule,
+    workspaceNameRule,
+    type ExecutionMode,
+    type Workspace,
+} from "../../sdk/model";
+import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
+import {
+    checkProperty,
+    containsUnknown,
+    createRecoveringLostAnswer,
+    differs,
+    isUnknown,
+    operationError,
+    optionalText,
+    plainOutputs,
+    unlessGone,
+    type CheckFailure,
+    type PropertyBag,
+} from "./support";
+
+/** Inputs of a `wos:Workspace` once known and checked (see `WorkspaceArgs` in `provider/workspace.ts`). */
+export interface WorkspaceInputs {
+    /** Filled in by `check` from the default organization when the program left it out. */
+    organization: string;
+    name: string;
+    /** `prj-...`; absent: the project the workspace is in (`Default Project` when it is made). */
+    projectId?: string;
+    description?: string;
+    autoApply?: boolean;
+    executionMode?: ExecutionMode;
+    /** `apool-...`, with `executionMode: "agent"` only. */
+    agentPoolId?: string;
+}
+
+/** Outputs of a `wos:Workspace`: the inputs as the service holds them, the project always named. */
+export interface WorkspaceOutputs {
+    organization: string;
+    name: string;
+    projectId: string;
+    description?: string;
+    autoApply: boolean;
+    executionMode: ExecutionMode;
+    agentPoolId?: string;
+}
+
+/** Organization names: the service identifies an organization by its name, which is never blank. */
+function organizationNameRule() {
+    return z.string({ error: "must be a string" }).refine((name) => name.trim() !== "", { error: "must not be empty" });
+}
+
+/** How messages name the resource: `wos:Workspace 'web' (ws-…) in organization 'acme'`. */
+function describe(props: Partial<WorkspaceInputs> | undefined, id?: string): string {
+    const known = (value: unknown): value is string => typeof value === "string" && !isUnknown(value);
+    const name = known(props?.name) ? ` '${props!.name}'` : "";
+    const where = id ? ` (${id})` : "";
+    const organization = known(props?.organization) ? ` in organization '${props!.organization}'` : "";
+    return `wos:Workspace${name}${where}${organization}`;
+}
+
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+const RULES = {
+    organization: organizationNameRule(),
+    name: workspaceNameRule(),
+    projectId: idRule("prj-"),
+    description: workspaceDescriptionRule(),
+    flag: booleanRule(),
+    executionMode: executionModeRule(),
+    agentPoolId: idRule("apool-"),
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// check
+
+/**
+ * Validates the inputs with the rules of `sdk/model` before any request: organization (the default
+ * organization's when left out, written into the inputs so that state holds it) and name required, the
+ * name pattern and length, the `prj-` and `apool-` ids, description length, `autoApply` a boolean, the
+ * execution mode and its agent pool (required with `agent`, refused with `remote`). Whether the project and
+ * the pool exist, and the name is free, is the service's to say. Unknown values pass.
+ */
+export async function check(_olds: PropertyBag, given: PropertyBag): Promise<dynamic.CheckResult> {
+    const news = withDefaultOrganization(given);
+    const failures: CheckFailure[] = [];
+    checkProperty(failures, news, "organization", RULES.organization, { required: true, requiredReason: MISSING_ORGANIZATION_REASON });
+    checkProperty(failures, news, "name", RULES.name, { required: true });
+    checkProperty(failures, news, "projectId", RULES.projectId);
+    checkProperty(failures, news, "description", RULES.description);
+    checkProperty(failures, news, "autoApply", RULES.flag);
+    checkProperty(failures, news, "executionMode", RULES.executionMode);
+    checkProperty(failures, news, "agentPoolId", RULES.agentPoolId);
+    checkExecution(failures, news);
+    return { inputs: { ...news }, failures };
+}
+
+/** `agent` needs an agent pool; `remote` (the default) refuses one. Unknown values pass. */
+function checkExecution(failures: CheckFailure[], news: PropertyBag): void {
+    const mode = news.executionMode ?? "remote";
+    const pool = news.agentPoolId;
+    if (isUnknown(mode) || isUnknown(pool)) return;
+    if (mode === "agent" && (pool === undefined || pool === null || pool === "")) {
+        failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is 'agent'" });
+    }
+    if (mode === "remote" && pool !== undefined && pool !== null) {
+        failures.push({ property: "agentPoolId", reason: "agentPoolId must not be given when executionMode is 'remote' (the default)" });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// diff
+
+const asFlag = (value: unknown) => value ?? false;
+const asExecutionMode = (value: unknown) => value ?? "remote";
+
+/** What an update has to do, decided from state and inputs alone. */
+interface UpdatePlan {
+    /** Another project named: move the workspace there. */
+    move: boolean;
+    /** The settings changed in place with one PATCH. */
+    attributes: Set<string>;
+}
+
+function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
+    const attributes = new Set<string>();
+    if (differs(olds.name, news.name)) attributes.add("name");
+    if (differs(olds.description, news.description, optionalText)) attributes.add("description");
+    if (differs(olds.autoApply, news.autoApply, asFlag)) attributes.add("autoApply");
+    if (differs(olds.executionMode, news.executionMode, asExecutionMode)) attributes.add("executionMode");
+    if (differs(olds.agentPoolId, news.agentPoolId, optionalText)) attributes.add("agentPoolId");
+    // No project in the program means "the one it is in": leaving it out never moves the workspace.
+    return { move: news.projectId !== undefined && news.projectId !== null && differs(olds.projectId, news.projectId), attributes };
+}
+
+/** Same text without regard to case (organization and workspace names compare so), or not known yet. */
+function mayBeSameName(oldValue: unknown, newValue: unknown): boolean {
+    if (containsUnknown(newValue)) return true;
+    return typeof oldValue === "string" && typeof newValue === "string" && oldValue.toLowerCase() === newValue.toLowerCase();
+}
+
+/**
+ * Compares state and the checked inputs (organization resolved) without a request. Another organization
+ * replaces the workspace, deleting the old one first when the new one could take its name in the same
+ * organization; another project moves it; the settings change in place. Defaults equal absence.
+ */
+export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
+    const replaces = differs(olds.organization, news.organization) ? ["organization"] : [];
+    const plan = planUpdate(olds, news);
+    const changes = replaces.length > 0 || plan.move || plan.attributes.size > 0;
+    const deleteBeforeReplace =
+        replaces.length > 0 && mayBeSameName(olds.organization, news.organization) && mayBeSameName(olds.name, news.name);
+    return { changes, replaces, deleteBeforeReplace };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// create, read, update, delete
+
+/** Outputs from the workspace as the service answered it. */
+function outputsFrom(organization: string, workspace: Workspace): WorkspaceOutputs {
+    return plainOutputs<WorkspaceOutputs>({
+        organization,
+        name: workspace.name,
+        projectId: workspace.projectId,
+        // `""` and `null` both mean none: outputs leave it out either way.
+        description: workspace.description || undefined,
+        autoApply: workspace.autoApply,
+        executionMode: workspace.executionMode,
+        agentPoolId: workspace.agentPoolId ?? undefined,
+    });
+}
+
+/** The workspace of the organization that has the name (names are unique in any case), if any. */
+async function findByName(client: WosClient, organization: string, name: string): Promise<Workspace | undefined> {
+    try {
+        return await client.workspaces.readByName(organization, name);
+    } catch (failure) {
+        if (WosNotFoundError.isInstance(failure)) return undefined;
+        throw failure;
+    }
+}
+
+/**
+ * Creates the workspace with its project and settings in one request. A lost answer is recovered by the
+ * workspace's unique name (see {@link createRecoveringLostAnswer}): only a workspace made through the API
+ * (not from a no-code module), in the project asked for when one was, can be this create's; a workspace that
+ * held the name before is never taken over. A refusal is reported as the service worded it.
+ */
+export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
+    const inputs = news as unknown as WorkspaceInputs;
+    const client = clientFromCredentials();
+    return createRecoveringLostAnswer<Workspace>({
+        what: describe(inputs),
+        noun: "workspace",
+        inputs: news,
+        create: () =>
+            client.workspaces.create(inputs.organization, {
+                name: inputs.name,
+                ...(inputs.projectId !== undefined ? { projectId: inputs.projectId } : {}),
+                ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+                ...(inputs.autoApply !== undefined ? { autoApply: inputs.autoApply } : {}),
+                ...(inputs.executionMode !== undefined ? { executionMode: inputs.executionMode } : {}),
+                ...(inputs.agentPoolId !== undefined ? { agentPoolId: inputs.agentPoolId } : {}),
+            }),
+        findByUniqueName: () => findByName(client, inputs.organization, inputs.name),
+        couldBeMadeByThisCreate: (found) =>
+            found.sourceModuleId === null &&
+            found.source !== "tfe-module" &&
+            (inputs.projectId === undefined || found.projectId === "" || found.projectId === inputs.projectId),
+        // The create is one transaction, so the workspace should be as requested; one PATCH makes sure of it.
+        finish: (found) =>
+            client.workspaces.update(found.id, {
+                description: inputs.description ?? null,
+                autoApply: inputs.autoApply ?? false,
+                executionMode: inputs.executionMode ?? "remote",
+                agentPoolId: inputs.agentPoolId ?? null,
+            }),
+        outputs: (workspace) => outputsFrom(inputs.organization, workspace),
+        // What the found workspace is: the next `up` applies whatever settings differ.
+        partialOutputs: (found) => outputsFrom(inputs.organization, found),
+    });
+}
+
+/**
+ * Reads the workspace as the service holds it now (name, project, settings), so that `pulumi refresh` shows
+ * drift, also as new inputs so that the next `up` puts back what the program says. A workspace that is gone
+ * reads as gone. The organization is state's, else the one the service names (a read by id alone).
+ */
+export async function read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
+    const state = (props ?? {}) as Partial<WorkspaceOutputs>;
+    const client = clientFromCredentials();
+    const workspace = await unlessGone(describe(state, id), "read", () => client.workspaces.read(id));
+    if (!workspace) return {};
+    const outs = outputsFrom(state.organization ?? workspace.organization, workspace);
+    return { id, props: outs, inputs: outs };
+}
+
+/**
+ * Moves the workspace when the program names another project (the move endpoint, under its rules: the
+ * caller needs `maintain` on both projects), then changes the settings that differ in one PATCH, sending
+ * only what changed so that concurrent edits of other fields survive. When the move succeeded and the PATCH
+ * failed, the error is a partial success whose outputs name the new project, so state tells the truth.
+ */
+export async function update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult> {
+    const inputs = news as unknown as WorkspaceInputs;
+    const what = describe(inputs, id);
+    const plan = planUpdate(olds, news);
+    const client = clientFromCredentials();
+    let moved = false;
+    if (plan.move) {
+        try {
+            await client.projects.moveWorkspaces(inputs.projectId!, [id]);
+            moved = true;
+        } catch (failure) {
+            throw operationError(what, `update (moving the workspace to project ${inputs.projectId})`, failure);
+        }
+    }
+    const changed = plan.attributes;
+    try {
+        const workspace =
+            changed.size === 0
+                ? await client.workspaces.read(id)
+                : await client.workspaces.update(id, {
+                      ...(changed.has("name") ? { name: inputs.name } : {}),
+                      ...(changed.has("description") ? { description: inputs.description ?? null } : {}),
+                      ...(changed.has("autoApply") ? { autoApply: inputs.autoApply ?? false } : {}),
+                      ...(changed.has("executionMode") || changed.has("agentPoolId")
+                          ? { executionMode: inputs.executionMode ?? "remote", agentPoolId: inputs.agentPoolId ?? null }
+                          : {}),
+                  });
+        return { outs: outputsFrom(inputs.organization, workspace) };
+    } catch (failure) {
+        const partial = moved
+            ? { id, properties: plainOutputs({ ...(olds as object), projectId: inputs.projectId }) as Record<string, unknown>, inputs: news }
+            : undefined;
+        throw operationError(what, "update", failure, partial);
+    }
+}
+
+/** Deletes the workspace (and with it its variables); one already gone counts as deleted. */
+export async function delete_(id: string, props?: PropertyBag): Promise<void> {
+    const client = clientFromCredentials();
+    await unlessGone(describe(props as Partial<WorkspaceInputs>, id), "delete", () => client.workspaces.delete(id));
+}
+
+export { delete_ as delete };

@@ -1,0 +1,54 @@
+// @ts-check
+/**
+ * Mutation testing (issue 8): `npm run mutation` plants small bugs (mutants) in the modules where a silent
+ * bug costs most and runs the tests that cover each one; a mutant no test notices "survives". The report
+ * goes to reports/mutation/ (HTML and JSON). Not part of `npm test`: it takes hours on two cores. A subset:
+ * `npm run mutation -- --mutate server/auth.ts,sdk/retry.ts`. Scores per module are in the README.
+ *
+ * A mutant that no behaviour can tell apart from the code is marked where it is made, with
+ * `// Stryker disable next-line <mutator>: <why it is equivalent>`.
+ *
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+    mutate: [
+        "sdk/model/**/*.ts",
+        "server/auth.ts",
+        "server/access.ts",
+        "server/routes/**/*.ts",
+        "sdk/retry.ts",
+        "sdk/transport.ts",
+        "sdk/errors.ts",
+        "provider/handlers/**/*.ts",
+        "!**/index.ts",
+    ],
+    testRunner: "jest",
+    jest: {
+        projectType: "custom",
+        // In-process tests only, and per mutant only the files of the tests that cover it (see the file).
+        configFile: "stryker/jest.config.js",
+        enableFindRelatedTests: true,
+    },
+    // Each mutant runs only the tests that executed its code in the first, complete run.
+    coverageAnalysis: "perTest",
+    // Mutants that do not compile are dropped before any test runs (they are not bugs a user could meet).
+    checkers: ["typescript"],
+    tsconfigFile: "stryker/tsconfig.json",
+    typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+    // The instrumented sources are transpiled by ts-jest without type checks (isolatedModules).
+    disableTypeChecks: "{sdk,server,provider}/**/*.ts",
+    concurrency: 2,
+    // Tests that hold answers on purpose (lost answers, retries) take seconds: room before a mutant is a timeout.
+    timeoutMS: 20000,
+    // The first, complete run of every related test file: minutes on two busy cores.
+    dryRunTimeoutMinutes: 60,
+    timeoutFactor: 2,
+    reporters: ["html", "json", "clear-text", "progress"],
+    htmlReporter: { fileName: "reports/mutation/index.html" },
+    jsonReporter: { fileName: "reports/mutation/mutation.json" },
+    clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
+    tempDirName: ".stryker-tmp",
+    cleanTempDir: true,
+    ignorePatterns: ["dist", "reports/mutation", ".compat", ".wos", "coverage", "examples/*/node_modules"],
+    thresholds: { high: 90, low: 80, break: null },
+};

@@ -1,0 +1,45 @@
+/**
+ * `pulumi-wos/testing`: test a Pulumi program that uses `pulumi-wos`, or a script that uses `pulumi-wos/sdk`,
+ * against the real local service rather than a mock of it.
+ *
+ * - {@link startLocalService}: the local service in the test's process, on a free port, loaded from a seed;
+ *   its address, the seed's tokens, `reset()` and `stop()`.
+ * - {@link WosMocks}: mocks for `pulumi.runtime.setMocks` that run each `wos` resource's own `check` (a broken
+ *   rule fails with the provider's message) and create it in the service, answering the real ids and outputs;
+ *   other resources and calls go to mocks the test supplies.
+ *
+ * The README's "Testing your program" shows both, and the Automation API recipe for running the real
+ * `pulumi up` against {@link startLocalService} in a pipeline.
+ *
+ * @packageDocumentation
+ */
+export {
+    startLocalService,
+    type LocalService,
+    type LocalServiceOptions,
+    type LocalServiceToken,
+    type LocalServiceSeed,
+    type LocalServiceSeedOrganization,
+    type LocalServiceSeedTeam,
+    type LocalServiceSeedUser,
+    type LocalServiceSeedAgentPool,
+    type LocalServiceSeedRegistryModule,
+    type LocalServiceSeedModuleVersion,
+    type LocalServiceSeedModuleVariable,
+    type LocalServiceSeedProject,
+    type LocalServiceSeedWorkspace,
+    type LocalServiceAccessLevel,
+} from "./localService";
+export {
+    WosMocks,
+    WosMocksError,
+    wosHandlerName,
+    type WosMocksOptions,
+    type WosMockResource,
+    type WosMockFailure,
+    type MocksLike,
+    type MockResourceArgs,
+    type MockResourceResult,
+    type MockCallArgs,
+    type MockCallResult,
+} from "./mocks";

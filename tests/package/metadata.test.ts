@@ -1,0 +1,125 @@
+/**
+ * What a user sees of the package before installing it: `repository`, `homepage` and `bugs` in
+ * `package.json` (one repository for all three), a README whose links work on the npm page (absolute URLs
+ * into that repository, naming files that exist, or anchors of the README's own headings) and that refers to
+ * no file the package does not ship, and a changelog in the Keep a Changelog format that has the package's
+ * version and is shipped with it.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(__dirname, "../..");
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    version: string;
+    repository?: { type?: string; url?: string };
+    homepage?: string;
+    bugs?: { url?: string };
+    files: string[];
+};
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const CHANGELOG_PATH = join(ROOT, "CHANGELOG.md");
+
+/** `https://github.com/OWNER/NAME` from `repository.url`. */
+function repositoryUrl(): string {
+    const match = /^git\+(https:\/\/github\.com\/[^/]+\/[^/.]+)\.git$/.exec(pkg.repository?.url ?? "");
+    if (!match) throw new Error(`package.json repository.url is not git+https://github.com/OWNER/NAME.git: ${pkg.repository?.url}`);
+    return match[1]!;
+}
+
+/** Every Markdown link target of `text` (inline links; code spans and fenced code left out). */
+function linkTargets(text: string): string[] {
+    const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "code");
+    return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation other than `-` and `_` dropped, spaces to `-`. */
+function anchorOf(heading: string): string {
+    return heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+        .replace(/\s/g, "-");
+}
+
+describe("package.json", () => {
+    test("names the repository, its home page and its issue tracker, all of one GitHub repository", () => {
+        const repository = repositoryUrl();
+        expect(pkg.repository?.type).toBe("git");
+        expect(pkg.homepage).toBe(`${repository}#readme`);
+        expect(pkg.bugs?.url).toBe(`${repository}/issues`);
+    });
+
+    test("ships the README and the changelog", () => {
+        expect(pkg.files).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md"]));
+    });
+});
+
+describe("README", () => {
+    test("every link works on the npm page: an absolute https URL, or an anchor of one of its own headings", () => {
+        const anchors = new Set(
+            README.replace(/```[\s\S]*?```/g, "")
+                .split("\n")
+                .filter((line) => /^#{1,6} /.test(line))
+                .map((line) => anchorOf(line.replace(/^#+ /, ""))),
+        );
+        const targets = linkTargets(README);
+        expect(targets.length).toBeGreaterThan(3);
+        for (const target of targets) {
+            if (target.startsWith("#")) expect({ target, anchor: anchors.has(target.slice(1)) }).toEqual({ target, anchor: true });
+            else expect({ target, absolute: /^https:\/\//.test(target) }).toEqual({ target, absolute: true });
+        }
+    });
+
+    test("every link into the repository names a file or folder that exists in it", () => {
+        const repository = repositoryUrl();
+        const inside = linkTargets(README).filter((target) => target.startsWith(`${repository}/`));
+        expect(inside.length).toBeGreaterThan(0);
+        for (const target of inside) {
+            const match = new RegExp(`^${repository}/(?:blob|tree)/HEAD/([^#?]+)`).exec(target);
+            expect({ target, form: match !== null }).toEqual({ target, form: true });
+            expect({ target, exists: existsSync(join(ROOT, match![1]!)) }).toEqual({ target, exists: true });
+        }
+    });
+
+    test("refers to no specification file that the package does not ship", () => {
+        for (const file of ["api.md", "design.md", "local-service.md", "package.md", "engine-notes.md"]) {
+            expect({ file, mentioned: README.includes(file) }).toEqual({ file, mentioned: false });
+        }
+    });
+
+    test("documents --version, the proxies, the environment defaults of the client, the 401 header and the docs", () => {
+        for (const phrase of ["--version", "HTTPS_PROXY", "NO_PROXY", "WOS_ADDRESS", "WOS_TOKEN", "WWW-Authenticate", "npm run docs"]) {
+            expect({ phrase, documented: README.includes(phrase) }).toEqual({ phrase, documented: true });
+        }
+    });
+});
+
+describe("CHANGELOG.md", () => {
+    const changelog = existsSync(CHANGELOG_PATH) ? readFileSync(CHANGELOG_PATH, "utf8") : "";
+
+    test("follows Keep a Changelog: an Unreleased section, then versions newest first with their dates", () => {
+        expect(changelog).toMatch(/^# Changelog\n/);
+        expect(changelog).toContain("[Keep a Changelog](https://keepachangelog.com/");
+        const versions = [...changelog.matchAll(/^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$/gm)].map((match) => ({
+            version: match[1]!,
+            date: match[2],
+        }));
+        expect(versions[0]).toEqual({ version: "Unreleased", date: undefined });
+        for (const { version, date } of versions.slice(1)) {
+            expect({ version, semver: /^\d+\.\d+\.\d+$/.test(version), dated: date !== undefined }).toEqual({ version, semver: true, dated: true });
+        }
+        // Only the change types Keep a Changelog names.
+        for (const [, type] of changelog.matchAll(/^### (.+)$/gm)) {
+            expect(["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"]).toContain(type);
+        }
+    });
+
+    test("has a section for the package's version, and a link for every section into the package's repository", () => {
+        const repository = repositoryUrl();
+        expect(changelog).toMatch(new RegExp(`^## \\[${pkg.version.replace(/\./g, "\\.")}\\] - \\d{4}-\\d{2}-\\d{2}$`, "m"));
+        for (const [, version] of changelog.matchAll(/^## \[([^\]]+)\]/gm)) {
+            const link = new RegExp(`^\\[${version!.replace(/\./g, "\\.")}\\]: ${repository}/`, "m");
+            expect({ version, linked: link.test(changelog) }).toEqual({ version, linked: true });
+        }
+    });
+});

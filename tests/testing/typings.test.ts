@@ -1,0 +1,135 @@
+/**
+ * The typings of `pulumi-wos/testing` as a user's strict project meets them: with nothing installed but the
+ * package (no `@types/*`, no `esModuleInterop`) and `skipLibCheck: false`, under each module resolution a
+ * project may use, they compile, and they load no typings of Fastify, better-sqlite3 or zod (which would
+ * need a development dependency or a compiler flag). With `@pulumi/pulumi` installed, `WosMocks` is what
+ * `pulumi.runtime.setMocks` takes.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as ts from "typescript";
+import { packedProgram, REPO_ROOT, type PackedProgram } from "../support/packedPackage";
+
+let program: PackedProgram;
+let dir: string;
+
+beforeAll(async () => {
+    program = await packedProgram();
+    dir = fs.mkdtempSync(path.join(program.dir, "typings-"));
+}, 240_000);
+
+afterAll(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A user's test set-up that uses every part of the kit's typings. */
+const USER_FILE = `
+import { startLocalService, WosMocks, WosMocksError, type LocalService, type LocalServiceSeed, type MocksLike } from "pulumi-wos/testing";
+
+const seed: LocalServiceSeed = {
+    organizations: [{
+        name: "acme",
+        teams: [{ name: "owners", owners: true, tokens: ["owners-token"] }, { name: "dev", projectAccess: { Apps: "write" } }],
+        projects: [{ name: "Apps", tags: { team: "dev" } }],
+        workspaces: [{ id: "ws-0000000000000001", name: "app", project: "Apps", executionMode: "remote" }],
+    }],
+};
+const others: MocksLike = {
+    newResource: (args) => ({ id: args.name + "-id", state: args.inputs }),
+    call: (args) => args.inputs,
+};
+
+export async function main(): Promise<number> {
+    const service: LocalService = await startLocalService({ seed, planStepMs: 10 });
+    const token: string | undefined = service.tokens.owners;
+    const mocks = new WosMocks({ service, token: token ?? "", mocks: others });
+    try {
+        const created = await mocks.settled();
+        return created.filter((resource) => resource.id.startsWith("prj-")).length;
+    } catch (error) {
+        if (error instanceof WosMocksError) return -error.failures.length;
+        throw error;
+    } finally {
+        await service.reset();
+        await service.stop();
+    }
+}
+`;
+
+/** Compiles `source` as `name` in the temporary project; answers the diagnostics and the files it loaded. */
+function compile(name: string, source: string, options: ts.CompilerOptions): { diagnostics: string[]; files: string[] } {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, source);
+    const compiled = ts.createProgram({ rootNames: [file], options: { strict: true, skipLibCheck: false, noEmit: true, target: ts.ScriptTarget.ES2022, ...options } });
+    const diagnostics = ts.getPreEmitDiagnostics(compiled).map((diagnostic) => {
+        const where = diagnostic.file ? `${path.relative(dir, diagnostic.file.fileName)}: ` : "";
+        return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+    });
+    return { diagnostics, files: compiled.getSourceFiles().map((sourceFile) => sourceFile.fileName) };
+}
+
+const RESOLUTIONS: [string, ts.CompilerOptions][] = [
+    ["node10 (commonjs, typesVersions)", { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }],
+    ["node16 (exports)", { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 }],
+    ["bundler (exports)", { module: ts.ModuleKind.Preserve, moduleResolution: ts.ModuleResolutionKind.Bundler }],
+];
+
+describe.each(RESOLUTIONS)("a strict project with only pulumi-wos installed, module resolution %s", (_label, options) => {
+    test("compiles a test set-up that uses startLocalService and WosMocks, with skipLibCheck false and no @types", () => {
+        const { diagnostics, files } = compile("setup.ts", USER_FILE, { ...options, types: [] });
+        expect(diagnostics).toEqual([]);
+        // Everything but the compiler's own lib files: the set-up and the kit's typings, no other package's.
+        const compilerLib = path.dirname(require.resolve("typescript")) + path.sep;
+        const packageDir = fs.realpathSync(program.packageDir) + path.sep;
+        const loaded = files.map((file) => fs.realpathSync(file)).filter((file) => !file.startsWith(compilerLib));
+        expect(loaded.filter((file) => !file.startsWith(packageDir)).map((file) => path.relative(dir, file))).toEqual(["setup.ts"]);
+        expect(loaded.filter((file) => file.startsWith(packageDir)).map((file) => path.relative(packageDir, file)).sort()).toEqual([
+            "dist/testing/index.d.ts",
+            "dist/testing/localService.d.ts",
+            "dist/testing/mocks.d.ts",
+        ]);
+    });
+
+    test("reports a misspelled option: the check is real", () => {
+        const { diagnostics } = compile(
+            "misspelled.ts",
+            `import { startLocalService } from "pulumi-wos/testing";\nexport const started = startLocalService({ sead: { organizations: [] } });\n`,
+            { ...options, types: [] },
+        );
+        expect(diagnostics.join("\n")).toMatch(/'sead' does not exist in type 'LocalServiceOptions'/);
+    });
+});
+
+test("the published typings of pulumi-wos/testing import nothing", () => {
+    const typings = fs.readdirSync(path.join(program.packageDir, "dist", "testing")).filter((name) => name.endsWith(".d.ts"));
+    expect(typings.sort()).toEqual(["index.d.ts", "localService.d.ts", "mocks.d.ts"]);
+    for (const name of typings) {
+        const text = fs.readFileSync(path.join(program.packageDir, "dist", "testing", name), "utf8");
+        // The compiler's own scan: imports, `import("…")` types, `/// <reference types>`; comments are skipped.
+        const scanned = ts.preProcessFile(text, true, true);
+        const imports = [...scanned.importedFiles, ...scanned.referencedFiles, ...scanned.typeReferenceDirectives].map((file) => file.fileName);
+        expect({ name, imports: imports.filter((specifier) => !specifier.startsWith("./")) }).toEqual({ name, imports: [] });
+    }
+});
+
+test("with @pulumi/pulumi and @types/node installed, pulumi.runtime.setMocks takes a WosMocks (skipLibCheck false)", () => {
+    const typesDir = path.join(dir, "node_modules", "@types");
+    fs.mkdirSync(typesDir, { recursive: true });
+    if (!fs.existsSync(path.join(typesDir, "node"))) {
+        fs.symlinkSync(path.join(REPO_ROOT, "node_modules", "@types", "node"), path.join(typesDir, "node"), "dir");
+    }
+    const { diagnostics } = compile(
+        "mocks.ts",
+        `import * as pulumi from "@pulumi/pulumi";
+import { startLocalService, WosMocks } from "pulumi-wos/testing";
+export async function setUp(): Promise<WosMocks> {
+    const service = await startLocalService();
+    const mocks = new WosMocks({ service, token: service.tokens.platform });
+    await pulumi.runtime.setMocks(mocks, "project", "stack");
+    return mocks;
+}
+`,
+        { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 },
+    );
+    expect(diagnostics).toEqual([]);
+}, 60_000);
