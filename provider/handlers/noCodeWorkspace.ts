@@ -48,6 +48,7 @@ import {
     containsUnknown,
     createRecoveringLostAnswer,
     differs,
+    mayBeSameName,
     isUnknown,
     operationError,
     optionalText,
@@ -333,12 +334,6 @@ function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
         upgrade: varsUpserted || versionChanged,
         removedVars: newVarsUnknown ? [] : oldVars.filter((item) => !listed.has(varIdentity(item))),
     };
-}
-
-/** Same workspace name (names are unique in the organization in any case) or not known yet. */
-function mayBeSameName(oldValue: unknown, newValue: unknown): boolean {
-    if (containsUnknown(newValue)) return true;
-    return typeof oldValue === "string" && typeof newValue === "string" && oldValue.toLowerCase() === newValue.toLowerCase();
 }
 
 /**

@@ -22,9 +22,9 @@ import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganiza
 import {
     checkProperty,
     checkTagMap,
-    containsUnknown,
     createRecoveringLostAnswer,
     differs,
+    mayBeSameName,
     isUnknown,
     mapFromTags,
     operationError,
@@ -117,12 +117,6 @@ function changedInPlace(olds: PropertyBag, news: PropertyBag): string[] {
     return changed;
 }
 
-/** Same name (case-insensitive, as the service compares) or not known yet. */
-function mayBeSame(oldValue: unknown, newValue: unknown): boolean {
-    if (containsUnknown(newValue)) return true;
-    return typeof oldValue === "string" && typeof newValue === "string" && oldValue.toLowerCase() === newValue.toLowerCase();
-}
-
 /**
  * Compares the state with the new inputs, without any request. Moving a project to another organization
  * replaces it; everything else changes in place. A replacement deletes first when the new project would
@@ -133,7 +127,7 @@ export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): P
     const changed = changedInPlace(olds, news);
     const changes = replaces.length > 0 || changed.length > 0;
     const deleteBeforeReplace =
-        replaces.length > 0 && mayBeSame(olds.organization, news.organization) && mayBeSame(olds.name, news.name);
+        replaces.length > 0 && mayBeSameName(olds.organization, news.organization) && mayBeSameName(olds.name, news.name);
     return { changes, replaces, deleteBeforeReplace };
 }
 

@@ -237,6 +237,15 @@ export function mayBeSame(oldValue: unknown, newValue: unknown): boolean {
     return containsUnknown(newValue) || oldValue === newValue;
 }
 
+/**
+ * The same name without regard to case (project and workspace names are unique in any case), or not known
+ * yet: whether a replacement could take the old resource's name.
+ */
+export function mayBeSameName(oldValue: unknown, newValue: unknown): boolean {
+    if (containsUnknown(newValue)) return true;
+    return typeof oldValue === "string" && typeof newValue === "string" && oldValue.toLowerCase() === newValue.toLowerCase();
+}
+
 /** `undefined`, `null` and `""` all mean "none" for optional text such as a description. */
 export function optionalText(value: unknown): unknown {
     return value === undefined || value === null || value === "" ? null : value;

@@ -27,9 +27,9 @@ import {
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
 import {
     checkProperty,
-    containsUnknown,
     createRecoveringLostAnswer,
     differs,
+    mayBeSameName,
     isUnknown,
     operationError,
     optionalText,
@@ -150,12 +150,6 @@ function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
     if (differs(olds.agentPoolId, news.agentPoolId, optionalText)) attributes.add("agentPoolId");
     // No project in the program means "the one it is in": leaving it out never moves the workspace.
     return { move: news.projectId !== undefined && news.projectId !== null && differs(olds.projectId, news.projectId), attributes };
-}
-
-/** Same text without regard to case (organization and workspace names compare so), or not known yet. */
-function mayBeSameName(oldValue: unknown, newValue: unknown): boolean {
-    if (containsUnknown(newValue)) return true;
-    return typeof oldValue === "string" && typeof newValue === "string" && oldValue.toLowerCase() === newValue.toLowerCase();
 }
 
 /**
