@@ -47,6 +47,9 @@ export default {
     htmlReporter: { fileName: "reports/mutation/index.html" },
     jsonReporter: { fileName: "reports/mutation/mutation.json" },
     clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
+    // A later run tests again only the mutants whose code or covering tests changed.
+    incremental: true,
+    incrementalFile: "reports/mutation/stryker-incremental.json",
     tempDirName: ".stryker-tmp",
     cleanTempDir: true,
     ignorePatterns: ["dist", "reports/mutation", ".compat", ".wos", "coverage", "examples/*/node_modules"],

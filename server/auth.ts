@@ -244,6 +244,7 @@ function rank(level: AccessLevel | undefined): number {
 }
 
 function strongest(a: AccessLevel | undefined, b: AccessLevel): AccessLevel {
+    // Stryker disable next-line EqualityOperator: of two equal levels either one is the answer
     return rank(a) >= rank(b) ? a! : b;
 }
 

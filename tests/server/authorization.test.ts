@@ -99,6 +99,7 @@ describe("401: missing, malformed or unknown bearer token", () => {
         ["a known token without a scheme", { Authorization: TOKENS.owners }],
         ["a known token under another scheme", { Authorization: `Token ${TOKENS.owners}` }],
         ["a known token with trailing junk", { Authorization: `Bearer ${TOKENS.owners} extra` }],
+        ["a known token under a scheme that ends in Bearer", { Authorization: `XBearer ${TOKENS.owners}` }],
         ["an unknown token", { Authorization: "Bearer team-unknown-token" }],
         ["the admin token (not an API token)", { Authorization: "Bearer admin-token" }],
     ];
