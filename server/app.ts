@@ -80,6 +80,12 @@ declare module "fastify" {
 /** The path prefix of the interface. */
 export const API_PREFIX = "/api/v2";
 
+/** The one route under the prefix that needs no token. */
+const PING_PATH = `${API_PREFIX}/ping`;
+
+/** The content type of every JSON document the service answers. */
+const JSON_API_CONTENT_TYPE = `${JSON_API_MEDIA_TYPE}; charset=utf-8`;
+
 /** Largest request body accepted (413 above it): room for a variable value of 256 KiB and its envelope. */
 const BODY_LIMIT = 1024 * 1024;
 
@@ -154,14 +160,16 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     installConnectionHandling(app, limits);
     installBodyParsing(app);
     installErrorHandling(app);
-    app.addHook("onSend", async (request, reply, payload) => {
+    // Hooks on every request are callback-style where they never wait: an async hook costs a promise and a
+    // turn of the microtask queue per request.
+    app.addHook("onSend", (request, reply, payload, done) => {
         reply.header("x-request-id", request.id);
         // Documents are JSON:API, as the hosted service answers them; Fastify's default for objects is plain JSON.
         const type = reply.getHeader("content-type");
         if (typeof type === "string" && type.startsWith("application/json")) {
-            reply.header("content-type", `${JSON_API_MEDIA_TYPE}; charset=utf-8`);
+            reply.header("content-type", JSON_API_CONTENT_TYPE);
         }
-        return payload;
+        done(null, payload);
     });
 
     // Fault hooks first: an injected delay or reset must happen whatever the request would have met next.
@@ -189,9 +197,16 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     const failedAuthentication = new FailedAuthenticationLimit(limit);
     await app.register(
         async (api) => {
-            api.addHook("onRequest", async (request) => {
-                if (request.routeOptions.url === `${API_PREFIX}/ping`) return;
-                request.principal = failedAuthentication.authenticate(request.ip, () => authenticate(db, request.headers.authorization));
+            api.addHook("onRequest", (request, _reply, done) => {
+                if (request.routeOptions.url !== PING_PATH) {
+                    try {
+                        request.principal = failedAuthentication.authenticate(request.ip, () => authenticate(db, request.headers.authorization));
+                    } catch (error) {
+                        done(error as Error);
+                        return;
+                    }
+                }
+                done();
             });
             api.get("/ping", async (_request, reply) => {
                 reply.header("x-ratelimit-limit", String(limit));

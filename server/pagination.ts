@@ -53,14 +53,16 @@ export function pageOf(request: FastifyRequest, totalCount: number, page: { numb
     // As the hosted service: the page before the one asked for, even past the last page.
     const prevPage = page.number > 1 ? page.number - 1 : null;
     const nextPage = page.number < totalPages ? page.number + 1 : null;
-    const link = (number: number) => pageUrl(request, number, page.size);
+    // The five links differ only by their page number: what comes before it is worked out once.
+    const start = pageUrlStart(request);
+    const end = `&page%5Bsize%5D=${page.size}`;
     return {
         links: {
-            self: link(page.number),
-            first: link(1),
-            prev: prevPage === null ? null : link(prevPage),
-            next: nextPage === null ? null : link(nextPage),
-            last: link(totalPages),
+            self: start + page.number + end,
+            first: start + 1 + end,
+            prev: prevPage === null ? null : start + prevPage + end,
+            next: nextPage === null ? null : start + nextPage + end,
+            last: start + totalPages + end,
         },
         pagination: {
             "current-page": page.number,
@@ -73,16 +75,41 @@ export function pageOf(request: FastifyRequest, totalCount: number, page: { numb
     };
 }
 
-/** The request's URL, absolute, with its other parameters kept and the page replaced. */
-function pageUrl(request: FastifyRequest, number: number, size: number): string {
+/**
+ * The request's URL, absolute, up to the value of `page[number]`: its other parameters kept in order, the
+ * page's two appended after them (`...&page%5Bnumber%5D=` and then the number, `&page%5Bsize%5D=` and the
+ * size), byte for byte what `URLSearchParams` writes after deleting and setting the two. The parameters are
+ * taken one by one: one that `URLSearchParams` would write back unchanged (letters, digits, `*-._`, one `=`)
+ * is kept as it came, the page's own are dropped, and only the others go through `URLSearchParams` (the
+ * form encoding parses and writes each `&`-separated part on its own, so a part's bytes are the same alone
+ * as among the others).
+ */
+function pageUrlStart(request: FastifyRequest): string {
     const [path, search = ""] = request.url.split("?", 2) as [string, string?];
-    const params = new URLSearchParams(search);
-    params.delete("page[number]");
-    params.delete("page[size]");
-    params.set("page[number]", String(number));
-    params.set("page[size]", String(size));
-    return absoluteUrl(request, `${path}?${params.toString()}`);
+    let kept = "";
+    for (const part of search.split("&")) {
+        if (part === "") continue;
+        const equals = part.indexOf("=");
+        const name = equals === -1 ? part : part.slice(0, equals);
+        if (PAGE_PARAMETER_NAMES.has(name)) continue;
+        let written: string;
+        if (UNCHANGED_PARAMETER.test(part)) {
+            written = part;
+        } else {
+            const params = new URLSearchParams(part);
+            if (params.has("page[number]") || params.has("page[size]")) continue;
+            written = params.toString();
+        }
+        kept += `${written}&`;
+    }
+    return `${linkBase(request)}${path}?${kept}page%5Bnumber%5D=`;
 }
+
+/** The page's parameters as a client may write them (the names `URLSearchParams` deletes). */
+const PAGE_PARAMETER_NAMES = new Set(["page%5Bnumber%5D", "page%5Bsize%5D", "page[number]", "page[size]"]);
+
+/** A parameter `URLSearchParams` writes back byte for byte: nothing it decodes (`%`, `+`) or encodes. */
+const UNCHANGED_PARAMETER = /^[A-Za-z0-9*._-]+=[A-Za-z0-9*._-]*$/;
 
 /**
  * `path` as an absolute URL (the base of every absolute link the service answers): on the `--public-url`

@@ -18,6 +18,10 @@ export interface ProjectRow {
     is_default: number;
     created_at: string;
     updated_at: string;
+    /** How many workspaces it holds, kept by triggers (migration 5). */
+    workspace_count: number;
+    /** How many teams have access to it (its `team_project_access` rows), kept by triggers (migration 5). */
+    team_count: number;
 }
 
 /** A row of `tag_bindings`. */
@@ -77,19 +81,23 @@ export function findProject(db: Db, id: string): ProjectRow | undefined {
     return sql(db, "SELECT * FROM projects WHERE id = ?").get(id) as ProjectRow | undefined;
 }
 
-/** A project as a list page reads it: the columns its list item shows, and what it holds, counted. */
-export type ProjectListRow = Pick<ProjectRow, "id" | "organization" | "name" | "description"> & { workspaceCount: number; teamCount: number };
+/**
+ * A project as a list page reads it: the columns its list item shows, and what it holds, counted. Not its
+ * organization: a page is of one organization, the caller's.
+ */
+export type ProjectListRow = Pick<ProjectRow, "id" | "name" | "description"> & { workspaceCount: number; teamCount: number };
 
 /**
  * What a list page reads of each of its projects (aliased `alias`), in the order {@link projectListRow} reads
- * them: four columns and two counts, each an index lookup (workspaces_project, team_project_access_project)
- * made for the page's rows only, so that a page costs by its size, not by its organization's, in one statement.
+ * them: three columns and the two kept counts, so that a page costs by its size, not by its organization's,
+ * in one statement, and counts nothing. Each column read is a value made for JavaScript: no more are read.
  */
 export function projectListColumns(alias: string): string {
-    return `${alias}.id, ${alias}.organization, ${alias}.name, ${alias}.description,
-            (SELECT COUNT(*) FROM workspaces w WHERE w.project_id = ${alias}.id),
-            (SELECT COUNT(*) FROM team_project_access a WHERE a.project_id = ${alias}.id)`;
+    return `${alias}.id, ${alias}.name, ${alias}.description, ${alias}.workspace_count, ${alias}.team_count`;
 }
+
+/** How many values {@link projectListColumns} reads: what a list statement answers after them is at this index. */
+export const PROJECT_LIST_COLUMN_COUNT = 5;
 
 /**
  * One raw row (an array, from a statement in `raw` mode) that starts with {@link projectListColumns}, as a
@@ -99,22 +107,16 @@ export function projectListColumns(alias: string): string {
 export function projectListRow(values: readonly unknown[]): ProjectListRow {
     return {
         id: values[0] as string,
-        organization: values[1] as string,
-        name: values[2] as string,
-        description: values[3] as string | null,
-        workspaceCount: values[4] as number,
-        teamCount: values[5] as number,
+        name: values[1] as string,
+        description: values[2] as string | null,
+        workspaceCount: values[3] as number,
+        teamCount: values[4] as number,
     };
 }
 
-/** Workspace and team counts of one project. */
-export function projectCountsOf(db: Db, projectId: string): { workspaceCount: number; teamCount: number } {
-    const row = sql(db, `SELECT (SELECT COUNT(*) FROM workspaces WHERE project_id = ?) AS workspace_count,
-                                (SELECT COUNT(*) FROM team_project_access WHERE project_id = ?) AS team_count`).get(
-        projectId,
-        projectId,
-    ) as { workspace_count: number; team_count: number };
-    return { workspaceCount: row.workspace_count, teamCount: row.team_count };
+/** Workspace and team counts of a project, as its row keeps them. */
+export function projectCountsOf(project: Pick<ProjectRow, "workspace_count" | "team_count">): { workspaceCount: number; teamCount: number } {
+    return { workspaceCount: project.workspace_count, teamCount: project.team_count };
 }
 
 /** A project's tag bindings in the order they were first bound. */
@@ -164,6 +166,9 @@ export function insertProject(db: Db, project: NewProject, tags: readonly Tag[] 
         is_default: project.isDefault ? 1 : 0,
         created_at: timestamp,
         updated_at: timestamp,
+        // A new project holds nothing yet; its tag bindings are not counted.
+        workspace_count: 0,
+        team_count: 0,
     };
     sql(db, `INSERT INTO projects (id, organization, name, description, auto_destroy_activity_duration, is_default, created_at, updated_at)
              VALUES (@id, @organization, @name, @description, @auto_destroy_activity_duration, @is_default, @created_at, @updated_at)`).run(row);

@@ -3,7 +3,8 @@
  * against the real local service rather than a mock of it.
  *
  * - {@link startLocalService}: the local service in the test's process, on a free port, loaded from a seed;
- *   its address, the seed's tokens, `reset()` and `stop()`.
+ *   its address, the seed's tokens, `reset()` and `stop()`. It runs the package `@pulumi-wos/server`, an
+ *   optional peer dependency: `npm install --save-dev @pulumi-wos/server` beside `pulumi-wos`.
  * - {@link WosMocks}: mocks for `pulumi.runtime.setMocks` that run each `wos` resource's own `check` (a broken
  *   rule fails with the provider's message) and create it in the service, answering the real ids and outputs;
  *   other resources and calls go to mocks the test supplies.
@@ -15,6 +16,7 @@
  */
 export {
     startLocalService,
+    SERVER_NOT_INSTALLED_MESSAGE,
     type LocalService,
     type LocalServiceOptions,
     type LocalServiceToken,

@@ -3,18 +3,68 @@
  * port of 127.0.0.1, with an in-memory database loaded from a seed. What moto's `mock_aws` is to AWS, without
  * a mock: it is the same service `wos-server` runs, answering real HTTP.
  *
- * The typings of this file name no type of Fastify, better-sqlite3 or zod: they compile in a strict user
- * project (`skipLibCheck: false`) that has installed nothing but this package. The seed's type is therefore
- * written out here, and checked at compile time against the server's own (`server/seed.ts`).
+ * The service itself is the package `@pulumi-wos/server` (Fastify and better-sqlite3, a native module that
+ * may compile on install): an optional peer dependency, so that a program that uses only the resources or the
+ * client never installs it. It is loaded when {@link startLocalService} is first called, not when this module
+ * is imported: `WosMocks` pointed at a service of its own (`{ address, token }`) needs nothing more. Without
+ * it, `startLocalService` rejects with {@link SERVER_NOT_INSTALLED_MESSAGE}.
+ *
+ * The typings of this file name no type of Fastify, better-sqlite3, zod or the server package: they compile
+ * in a strict user project (`skipLibCheck: false`) that has installed nothing but this package. The seed's
+ * type is therefore written out here, and checked at compile time against the server's own
+ * (`server/seed.ts`).
  *
  * @module
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { FastifyInstance } from "fastify";
-import { buildApp, type ServerOptions } from "../server/app";
-import { DEMO_SEED, parseSeed, seedTokens, type SeedFile } from "../server/seed";
+// Types only (erased from the JavaScript): at run time the same modules come from the package
+// `@pulumi-wos/server`, through `loadServer`.
+import type * as ServerApp from "../server/app";
+import type * as ServerSeed from "../server/seed";
+
+type ServerOptions = ServerApp.ServerOptions;
+type SeedFile = ServerSeed.SeedFile;
+/** The application of one database, as the server's `buildApp` answers it. */
+type App = Awaited<ReturnType<typeof ServerApp.buildApp>>;
+
+/**
+ * What {@link startLocalService} rejects with when the package `@pulumi-wos/server` is not installed: the
+ * package to install, and the command that installs it.
+ */
+export const SERVER_NOT_INSTALLED_MESSAGE =
+    "startLocalService needs the local service, the package @pulumi-wos/server, which is not installed " +
+    "(it is an optional peer dependency of pulumi-wos, so that programs that only use the resources do not " +
+    "install Fastify and SQLite). Install it beside pulumi-wos: npm install --save-dev @pulumi-wos/server";
+
+/** The modules of `@pulumi-wos/server` this file runs. */
+interface ServerModules {
+    app: typeof ServerApp;
+    seed: typeof ServerSeed;
+}
+
+let serverModules: ServerModules | undefined;
+
+/**
+ * Loads `@pulumi-wos/server` once, resolved from this package as the user's project installs it. Only a
+ * missing package becomes {@link SERVER_NOT_INSTALLED_MESSAGE}; any other failure (a dependency of the server
+ * missing, a broken build) keeps its own message.
+ */
+function loadServer(): ServerModules {
+    if (serverModules) return serverModules;
+    try {
+        require.resolve("@pulumi-wos/server/app");
+    } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND") throw new Error(SERVER_NOT_INSTALLED_MESSAGE);
+        throw error;
+    }
+    serverModules = {
+        app: require("@pulumi-wos/server/app") as typeof ServerApp,
+        seed: require("@pulumi-wos/server/seed") as typeof ServerSeed,
+    };
+    return serverModules;
+}
 
 /** An access level a team may have on a project. */
 export type LocalServiceAccessLevel = "read" | "write" | "maintain" | "admin";
@@ -207,7 +257,7 @@ export interface LocalService {
 }
 
 /** The seed object of an option: read and checked when it is a path (the message names the file and the field). */
-function loadSeed(seed: LocalServiceSeed | string | undefined): SeedFile {
+function loadSeed(seed: LocalServiceSeed | string | undefined, { parseSeed, DEMO_SEED }: typeof ServerSeed): SeedFile {
     if (seed === undefined) return DEMO_SEED;
     if (typeof seed !== "string") {
         parseSeed(seed, "seed of startLocalService");
@@ -230,7 +280,7 @@ function loadSeed(seed: LocalServiceSeed | string | undefined): SeedFile {
 }
 
 /** The seed's tokens as {@link LocalService.tokens} and {@link LocalService.allTokens} show them. */
-function tokensOf(seed: SeedFile): { all: LocalServiceToken[]; byHolder: Record<string, string> } {
+function tokensOf(seed: SeedFile, { seedTokens }: typeof ServerSeed): { all: LocalServiceToken[]; byHolder: Record<string, string> } {
     const all: LocalServiceToken[] = seedTokens(seed).map(({ organization, holder, token }) => {
         if (holder === "organization token") return { organization, holder: "organization", kind: "organization", token };
         const [kind, ...name] = holder.split(" ");
@@ -263,10 +313,10 @@ class Generation {
     #inFlight = 0;
     readonly #waiters = new Set<() => void>();
 
-    private constructor(readonly app: FastifyInstance) {}
+    private constructor(readonly app: App) {}
 
     /** A new application with an empty in-memory database loaded from the seed. */
-    static async start(options: ServerOptions): Promise<Generation> {
+    static async start({ buildApp }: typeof ServerApp, options: ServerOptions): Promise<Generation> {
         return new Generation(await buildApp(options));
     }
 
@@ -309,11 +359,15 @@ class Generation {
  * await service.stop();
  * ```
  *
- * @throws when the seed is invalid (the message names each bad field).
+ * Needs the package `@pulumi-wos/server` (`npm install --save-dev @pulumi-wos/server`).
+ *
+ * @throws when `@pulumi-wos/server` is not installed ({@link SERVER_NOT_INSTALLED_MESSAGE}), or when the seed
+ * is invalid (the message names each bad field).
  */
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
-    const seed = loadSeed(options.seed);
-    const { all, byHolder } = tokensOf(seed);
+    const modules = loadServer();
+    const seed = loadSeed(options.seed, modules.seed);
+    const { all, byHolder } = tokensOf(seed, modules.seed);
 
     let current: Generation | undefined;
     const server = http.createServer((request, response) => {
@@ -336,7 +390,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     // Links in answers (`links`, `plan-url`) name this address, as those of `wos-server` name its own.
     const generationOptions: ServerOptions = { dataPath: ":memory:", seed, planStepMs: options.planStepMs, logLevel: "silent", publicUrl: address };
     try {
-        current = await Generation.start(generationOptions);
+        current = await Generation.start(modules.app, generationOptions);
     } catch (error) {
         await new Promise<void>((resolve) => server.close(() => resolve()));
         throw error;
@@ -358,7 +412,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
         reset: () =>
             serially(async () => {
                 if (stopped) throw new Error("startLocalService: reset() after stop()");
-                const next = await Generation.start(generationOptions);
+                const next = await Generation.start(modules.app, generationOptions);
                 const previous = current!;
                 // From here on every request reaches the new database; those in progress finish on the old one.
                 current = next;

@@ -54,6 +54,43 @@ describe("package.json", () => {
     });
 });
 
+describe("server/package.json (@pulumi-wos/server)", () => {
+    const server = JSON.parse(readFileSync(join(ROOT, "server", "package.json"), "utf8")) as {
+        license?: string;
+        repository?: { type?: string; url?: string; directory?: string };
+        homepage?: string;
+        bugs?: { url?: string };
+        engines?: Record<string, string>;
+        files?: string[];
+    };
+    const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { license: string; engines: Record<string, string> };
+
+    test("names the same repository, in its folder server/, the same issue tracker, license and engines", () => {
+        const repository = repositoryUrl();
+        expect(server.repository).toEqual({ type: "git", url: pkg.repository?.url, directory: "server" });
+        expect(server.bugs?.url).toBe(`${repository}/issues`);
+        expect(server.license).toBe(root.license);
+        expect(server.engines).toEqual(root.engines);
+    });
+
+    test("its home page is the wos-server section of the README, an anchor that exists", () => {
+        const anchors = README.replace(/```[\s\S]*?```/g, "")
+            .split("\n")
+            .filter((line) => /^#{1,6} /.test(line))
+            .map((line) => anchorOf(line.replace(/^#+ /, "")));
+        expect(server.homepage).toBe(`${repositoryUrl()}#wos-server`);
+        expect(anchors).toContain("wos-server");
+    });
+
+    test("ships its compiled files and its README, whose links are absolute", () => {
+        expect(server.files).toEqual(["bin/wos-server.js", "dist/**/*.js", "README.md"]);
+        const readme = readFileSync(join(ROOT, "server", "README.md"), "utf8");
+        const targets = linkTargets(readme);
+        expect(targets.length).toBeGreaterThan(0);
+        for (const target of targets) expect({ target, absolute: /^https:\/\//.test(target) }).toEqual({ target, absolute: true });
+    });
+});
+
 describe("README", () => {
     test("every link works on the npm page: an absolute https URL, or an anchor of one of its own headings", () => {
         const anchors = new Set(

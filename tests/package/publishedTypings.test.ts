@@ -82,7 +82,8 @@ describe("published typings", () => {
     });
 
     test("what is left compiles on its own, strictly and with library checks: nothing refers to a stripped name", () => {
-        const shipped = [...declarations.keys()].filter((file) => !/^(bench|examples|tests)\//.test(file)).map((file) => join(outDir, file));
+        // What pulumi-wos ships (the server is the package @pulumi-wos/server, which ships no typings).
+        const shipped = [...declarations.keys()].filter((file) => !/^(bench|examples|tests|server)\//.test(file)).map((file) => join(outDir, file));
         expect(shipped.length).toBeGreaterThan(20);
         const program = ts.createProgram({
             rootNames: shipped,

@@ -564,7 +564,10 @@ describe("migration 4 on a database that already has projects", () => {
         const path = ":memory:";
         const db = openDatabase(path);
         try {
-            // Back to schema 3, as a database written before this change: migration 4's objects gone.
+            // Back to schema 3, as a database written before this change: migration 5's and 4's objects gone.
+            db.exec(`DROP TRIGGER workspaces_count_insert; DROP TRIGGER workspaces_count_delete; DROP TRIGGER workspaces_count_move;
+                     DROP TRIGGER team_access_count_insert; DROP TRIGGER team_access_count_delete; DROP TRIGGER team_access_count_move;
+                     ALTER TABLE projects DROP COLUMN workspace_count; ALTER TABLE projects DROP COLUMN team_count;`);
             db.exec(`DROP TRIGGER projects_names_insert; DROP TRIGGER projects_names_delete; DROP TRIGGER projects_names_rename;
                      DROP TRIGGER projects_count_insert; DROP TRIGGER projects_count_delete; DROP TRIGGER projects_count_move;
                      DROP TABLE project_names; DROP TABLE organization_project_counts;

@@ -1,11 +1,18 @@
 /**
- * The package as a user installs it, for the engine and example tests.
+ * The packages as a user installs them, for the engine, example, package and testing-kit tests.
  *
- * `npm pack` produces the tarball that `npm publish` would upload; it is unpacked into a temporary Pulumi
- * program directory as `node_modules/pulumi-wos`, and the package's declared dependencies (and its peer
- * `@pulumi/pulumi`) are linked from the repository's own `node_modules`. Only the published files run, a
- * dependency missing from `package.json` fails to resolve, and nothing is installed or compiled again
- * (see engine-notes.md).
+ * `npm pack` produces the tarballs that `npm publish` would upload: `pulumi-wos` (resources, client, testing
+ * kit) and the workspace `server/`, `@pulumi-wos/server` (the local service). Each is unpacked into a
+ * temporary directory's `node_modules`, and the dependencies (and peers) its `package.json` declares are
+ * linked from the repository's own `node_modules`. Only the published files run, a dependency missing from a
+ * `package.json` fails to resolve, and nothing is installed or compiled again (see engine-notes.md). Three
+ * such directories are made from the same two tarballs:
+ *
+ * - `program`: a Pulumi program with `pulumi-wos` and `@pulumi-wos/server` (a project that uses the testing
+ *   kit), what the engine, example and testing-kit tests run;
+ * - `lean`: `pulumi-wos` alone, its optional peer `@pulumi-wos/server` not installed (a program that uses
+ *   only the resources or the client);
+ * - `server`: `@pulumi-wos/server` alone, with only its own dependencies.
  *
  * Packing is done once per content of `dist/`: the program directory is cached under the system temporary
  * directory, keyed by a hash of everything the tarball is made from, and built under a lock directory so
@@ -30,13 +37,30 @@ export const PROGRAM_PROJECT = "wos-engine-test";
 export interface PackedProgram {
     /** The program directory: the provider host's working directory. */
     dir: string;
-    /** `dir/node_modules/pulumi-wos`: the unpacked tarball. */
+    /** `dir/node_modules/pulumi-wos` (`dir/node_modules/@pulumi-wos/server` for the server alone): the unpacked tarball. */
     packageDir: string;
     /** Content hash of what was packed (names the cache entry). */
     hash: string;
     /** Names of the files the tarball holds, relative to the package root. */
     files: string[];
 }
+
+/** The packages `npm pack` made, and the directories they are unpacked in. */
+export interface PackedPackages {
+    /** Content hash of what was packed (names the cache entry). */
+    hash: string;
+    /** `pulumi-wos` and `@pulumi-wos/server`, each with its dependencies: a project that uses the testing kit. */
+    program: PackedProgram;
+    /** `pulumi-wos` alone: its optional peer `@pulumi-wos/server` is not installed. */
+    lean: PackedProgram;
+    /** `@pulumi-wos/server` alone, with only the dependencies its own `package.json` declares. */
+    server: PackedProgram;
+    /** The tarballs, as `npm publish` would upload them. */
+    tarballs: { resources: string; server: string };
+}
+
+/** The name of the server's package (the workspace `server/`). */
+export const SERVER_PACKAGE = "@pulumi-wos/server";
 
 /** One `registerResource` as the mock monitor saw it. */
 export interface Registration {
@@ -58,18 +82,30 @@ export interface MockRun {
     output: string;
 }
 
-let packedOnce: Promise<PackedProgram> | undefined;
+let packedOnce: Promise<PackedPackages> | undefined;
 
 /**
- * Builds `dist/` when a source is newer than it, packs the package and returns the cached program directory
- * for the current content. Memoized per module instance (jest gives each test file its own).
+ * Builds `dist/` and `server/dist/` when a source is newer, packs both packages and returns the cached
+ * directories for the current content. Memoized per module instance (jest gives each test file its own).
  */
-export function packedProgram(): Promise<PackedProgram> {
-    packedOnce ??= preparePackedProgram();
+export function packedPackages(): Promise<PackedPackages> {
+    packedOnce ??= preparePackedPackages();
     return packedOnce;
 }
 
-async function preparePackedProgram(): Promise<PackedProgram> {
+/** The program directory with `pulumi-wos` and `@pulumi-wos/server` installed: see {@link packedPackages}. */
+export async function packedProgram(): Promise<PackedProgram> {
+    return (await packedPackages()).program;
+}
+
+/** What `ready.json` of a cache entry holds. */
+interface Ready {
+    files: string[];
+    serverFiles: string[];
+    tarballs: { resources: string; server: string };
+}
+
+async function preparePackedPackages(): Promise<PackedPackages> {
     fs.mkdirSync(CACHE_ROOT, { recursive: true });
     return withLock(path.join(CACHE_ROOT, "pack.lock"), async () => {
         await buildIfStale();
@@ -80,20 +116,33 @@ async function preparePackedProgram(): Promise<PackedProgram> {
             await packInto(entry);
         }
         pruneOldEntries(hash);
-        const ready = JSON.parse(fs.readFileSync(path.join(entry, "ready.json"), "utf8")) as { files: string[] };
-        const dir = path.join(entry, "program");
-        return { dir, packageDir: path.join(dir, "node_modules", "pulumi-wos"), hash, files: ready.files };
+        const ready = JSON.parse(fs.readFileSync(path.join(entry, "ready.json"), "utf8")) as Ready;
+        const at = (name: string, packageName: string, files: string[]): PackedProgram => {
+            const dir = path.join(entry, name);
+            return { dir, packageDir: path.join(dir, "node_modules", packageName), hash, files };
+        };
+        return {
+            hash,
+            program: at("program", "pulumi-wos", ready.files),
+            lean: at("lean", "pulumi-wos", ready.files),
+            server: at("server", SERVER_PACKAGE, ready.serverFiles),
+            tarballs: { resources: path.join(entry, ready.tarballs.resources), server: path.join(entry, ready.tarballs.server) },
+        };
     });
 }
 
-/** Newest modification time (ms) of any file under `target` whose name passes `accept`. */
+/**
+ * Newest modification time (ms) of any file under `target` whose name passes `accept`, outside `node_modules`
+ * and build output: `server/` holds the server package's `dist/`, which a build writes after the marker it is
+ * judged by, so counting it would rebuild on every call, under the feet of tests reading `dist/`.
+ */
 function newestMtime(target: string, accept: (name: string) => boolean): number {
     let newest = 0;
     if (!fs.existsSync(target)) return newest;
     const stat = fs.statSync(target);
     if (stat.isFile()) return accept(target) ? stat.mtimeMs : 0;
     for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
-        if (entry.name === "node_modules") continue;
+        if (entry.name === "node_modules" || entry.name === "dist") continue;
         newest = Math.max(newest, newestMtime(path.join(target, entry.name), accept));
     }
     return newest;
@@ -101,17 +150,25 @@ function newestMtime(target: string, accept: (name: string) => boolean): number 
 
 /**
  * `npm test` builds before jest runs; a single file run with `npx jest` may find `dist/` older than the
- * sources, and then the package would not be the one under test. The build marker is the package's `main`.
+ * sources, and then the package would not be the one under test. The build markers are the `main` of each
+ * package (`npm run build` builds both).
  */
 async function buildIfStale(): Promise<void> {
     // Escape hatch for a session that builds by itself (e.g. while a neighbour's half-written file breaks tsc).
     if (process.env.WOS_ENGINE_SKIP_BUILD === "1") return;
-    const marker = path.join(REPO_ROOT, "dist", "provider", "index.js");
-    const builtAt = fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0;
+    const markers = [path.join(REPO_ROOT, "dist", "provider", "index.js"), path.join(REPO_ROOT, "server", "dist", "server", "main.js")];
+    const builtAt = Math.min(...markers.map((marker) => (fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0)));
     const tsconfigBuild = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "tsconfig.build.json"), "utf8")) as {
         include: string[];
     };
-    const sources = [...tsconfigBuild.include, "tsconfig.json", "tsconfig.build.json", "package.json"];
+    const sources = [
+        ...tsconfigBuild.include,
+        "tsconfig.json",
+        "tsconfig.build.json",
+        "package.json",
+        path.join("server", "tsconfig.build.json"),
+        path.join("server", "package.json"),
+    ];
     const newestSource = Math.max(
         ...sources.map((source) => newestMtime(path.join(REPO_ROOT, source), (name) => !name.endsWith(".md"))),
     );
@@ -119,7 +176,7 @@ async function buildIfStale(): Promise<void> {
     await run("npm", ["run", "build"], { cwd: REPO_ROOT, what: "npm run build" });
 }
 
-/** Hash of every file `npm pack` may take: `dist/`, `package.json`, `README.md`, `LICENSE`. */
+/** Hash of every file `npm pack` may take from either package (`server/` holds the server's). */
 function hashPackInputs(): string {
     const hash = createHash("sha256");
     const visit = (relative: string): void => {
@@ -132,8 +189,30 @@ function hashPackInputs(): string {
         }
         hash.update(relative).update("\0").update(fs.readFileSync(absolute)).update("\0");
     };
-    for (const top of ["package.json", "README.md", "LICENSE", "dist"]) visit(top);
+    for (const top of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist"]) visit(top);
+    for (const top of ["package.json", "README.md", "LICENSE", "bin", "dist"]) visit(path.join("server", top));
     return hash.digest("hex").slice(0, 16);
+}
+
+/** `npm pack` of the root package (`[]`) or of a workspace, into `destination`: the tarball and its files. */
+async function pack(destination: string, workspace: string[]): Promise<{ tarball: string; files: string[] }> {
+    const packed = await run(
+        "npm",
+        ["pack", "--ignore-scripts", "--json", "--pack-destination", destination, ...workspace],
+        { cwd: REPO_ROOT, what: `npm pack ${workspace.join(" ")}`.trim() },
+    );
+    const summaries = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    if (summaries.length !== 1) throw new Error(`npm pack ${workspace.join(" ")} made ${summaries.length} tarballs`);
+    return { tarball: path.join(destination, path.basename(summaries[0]!.filename)), files: summaries[0]!.files.map((file) => file.path).sort() };
+}
+
+/** Unpacks `tarball` as `nodeModules/<name>`. */
+async function unpack(tarball: string, nodeModules: string, name: string): Promise<void> {
+    const scratch = fs.mkdtempSync(path.join(path.dirname(tarball), "unpack-"));
+    await run("tar", ["-xzf", tarball, "-C", scratch], { cwd: scratch, what: "tar -x" });
+    fs.mkdirSync(path.dirname(path.join(nodeModules, name)), { recursive: true });
+    fs.renameSync(path.join(scratch, "package"), path.join(nodeModules, name));
+    fs.rmSync(scratch, { recursive: true, force: true });
 }
 
 /** Packs, unpacks and links into a staging directory, then renames it into place. */
@@ -141,33 +220,35 @@ async function packInto(entry: string): Promise<void> {
     const staging = `${entry}.staging-${process.pid}-${randomBytes(4).toString("hex")}`;
     fs.mkdirSync(staging, { recursive: true });
     try {
-        const packed = await run(
-            "npm",
-            ["pack", "--ignore-scripts", "--json", "--pack-destination", staging],
-            { cwd: REPO_ROOT, what: "npm pack" },
-        );
-        const [summary] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-        const tarball = path.join(staging, path.basename(summary.filename));
-        await run("tar", ["-xzf", tarball, "-C", staging], { cwd: staging, what: "tar -x" });
+        const resources = await pack(staging, []);
+        const server = await pack(staging, ["--workspace", "server"]);
 
+        // `program`: both packages, as a project that uses the testing kit installs them.
         const program = path.join(staging, "program");
         const nodeModules = path.join(program, "node_modules");
-        fs.mkdirSync(nodeModules, { recursive: true });
-        fs.renameSync(path.join(staging, "package"), path.join(nodeModules, "pulumi-wos"));
+        await unpack(resources.tarball, nodeModules, "pulumi-wos");
+        await unpack(server.tarball, nodeModules, SERVER_PACKAGE);
         linkDependencies(path.join(nodeModules, "pulumi-wos", "package.json"), nodeModules);
+        linkDependencies(path.join(nodeModules, SERVER_PACKAGE, "package.json"), nodeModules);
+        writeProgramFiles(program, { "pulumi-wos": `file:${resources.tarball}`, [SERVER_PACKAGE]: `file:${server.tarball}` });
 
-        fs.writeFileSync(
-            path.join(program, "Pulumi.yaml"),
-            `name: ${PROGRAM_PROJECT}\nruntime: nodejs\ndescription: temporary program of the engine tests\n`,
-        );
-        fs.writeFileSync(
-            path.join(program, "package.json"),
-            JSON.stringify({ name: PROGRAM_PROJECT, private: true, dependencies: { "pulumi-wos": `file:${tarball}` } }, null, 2),
-        );
-        fs.writeFileSync(
-            path.join(staging, "ready.json"),
-            JSON.stringify({ files: summary.files.map((file) => file.path).sort() }, null, 2),
-        );
+        // `lean`: the resources and the client alone; npm does not install an optional peer.
+        const lean = path.join(staging, "lean");
+        await unpack(resources.tarball, path.join(lean, "node_modules"), "pulumi-wos");
+        linkDependencies(path.join(lean, "node_modules", "pulumi-wos", "package.json"), path.join(lean, "node_modules"), [SERVER_PACKAGE]);
+        writeProgramFiles(lean, { "pulumi-wos": `file:${resources.tarball}` });
+
+        // `server`: the local service alone, with nothing but its own dependencies.
+        const serverAlone = path.join(staging, "server");
+        await unpack(server.tarball, path.join(serverAlone, "node_modules"), SERVER_PACKAGE);
+        linkDependencies(path.join(serverAlone, "node_modules", SERVER_PACKAGE, "package.json"), path.join(serverAlone, "node_modules"));
+
+        const ready: Ready = {
+            files: resources.files,
+            serverFiles: server.files,
+            tarballs: { resources: path.basename(resources.tarball), server: path.basename(server.tarball) },
+        };
+        fs.writeFileSync(path.join(staging, "ready.json"), JSON.stringify(ready, null, 2));
         fs.renameSync(staging, entry);
     } catch (error) {
         fs.rmSync(staging, { recursive: true, force: true });
@@ -175,18 +256,32 @@ async function packInto(entry: string): Promise<void> {
     }
 }
 
+/** `Pulumi.yaml` and `package.json` of a temporary program that depends on `dependencies`. */
+function writeProgramFiles(program: string, dependencies: Record<string, string>): void {
+    fs.writeFileSync(
+        path.join(program, "Pulumi.yaml"),
+        `name: ${PROGRAM_PROJECT}\nruntime: nodejs\ndescription: temporary program of the engine tests\n`,
+    );
+    fs.writeFileSync(path.join(program, "package.json"), JSON.stringify({ name: PROGRAM_PROJECT, private: true, dependencies }, null, 2));
+}
+
 /**
  * Links each dependency and peer dependency the packed `package.json` declares from the repository's
- * `node_modules`. Node resolves a link to its real path, so the dependencies' own dependencies resolve
- * from the repository too; a package the code requires but `package.json` does not declare does not.
+ * `node_modules`, except those already there (another unpacked package, a dependency both declare) and the
+ * peers named in `notInstalled`. Node resolves a link to its real path, so the dependencies' own dependencies
+ * resolve from the repository too; a package the code requires but `package.json` does not declare does not.
  */
-function linkDependencies(packageJsonPath: string, nodeModules: string): void {
+function linkDependencies(packageJsonPath: string, nodeModules: string, notInstalled: string[] = []): void {
     const manifest = JSON.parse(fs.readFileSync(packageJsonPath, "utf8")) as {
         dependencies?: Record<string, string>;
         peerDependencies?: Record<string, string>;
     };
     const names = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
     for (const name of names) {
+        if (notInstalled.includes(name) || fs.existsSync(path.join(nodeModules, name))) continue;
+        // The repository's own copy of a package under test is its source folder (a workspace link), not
+        // the tarball: it must have been unpacked before, or left out.
+        if (name === SERVER_PACKAGE) throw new Error(`${name} must be unpacked before the dependencies are linked`);
         const target = path.join(REPO_ROOT, "node_modules", name);
         if (!fs.existsSync(target)) throw new Error(`dependency ${name} is not installed in ${REPO_ROOT}/node_modules`);
         const link = path.join(nodeModules, name);

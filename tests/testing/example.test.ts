@@ -30,10 +30,12 @@ describe("examples/testing as its user has it", () => {
         dirs.push(dir);
     });
 
-    test("its package.json depends on pulumi-wos and Pulumi, and runs jest as its test", () => {
+    test("its package.json depends on pulumi-wos and Pulumi, on the local service for its tests, and runs jest as its test", () => {
         const manifest = JSON.parse(fs.readFileSync(path.join(EXAMPLE_DIR, "package.json"), "utf8"));
         expect(manifest.dependencies).toMatchObject({ "pulumi-wos": "file:../..", "@pulumi/pulumi": expect.any(String) });
-        expect(manifest.devDependencies).toMatchObject({ jest: expect.any(String), "ts-jest": expect.any(String) });
+        // startLocalService needs the server package: a development dependency, as the README tells users.
+        expect(manifest.devDependencies).toMatchObject({ "@pulumi-wos/server": "file:../../server", jest: expect.any(String), "ts-jest": expect.any(String) });
+        expect(manifest.dependencies["@pulumi-wos/server"]).toBeUndefined();
         expect(manifest.scripts.test).toBe("jest");
         const tsconfig = JSON.parse(fs.readFileSync(path.join(EXAMPLE_DIR, "tsconfig.json"), "utf8"));
         expect(tsconfig.compilerOptions).toMatchObject({ strict: true, skipLibCheck: false });

@@ -1,6 +1,7 @@
 /**
  * Shared set-up of the testing kit's tests: `pulumi-wos/testing` and `pulumi-wos` are loaded from the packed
- * package (the published files, resolved through its `exports`, as in a user's project), and the example
+ * package (the published files, resolved through its `exports`, as in a user's project, with the packed
+ * `@pulumi-wos/server` installed beside it, as the README tells a user to), and the example
  * `examples/testing/` is copied into a temporary program directory beside the unpacked package, with the
  * development tools its `package.json` lists linked from the repository, and run there with jest the way its
  * user runs `npm test`.

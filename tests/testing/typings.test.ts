@@ -1,30 +1,32 @@
 /**
- * The typings of `pulumi-wos/testing` as a user's strict project meets them: with nothing installed but the
- * package (no `@types/*`, no `esModuleInterop`) and `skipLibCheck: false`, under each module resolution a
- * project may use, they compile, and they load no typings of Fastify, better-sqlite3 or zod (which would
- * need a development dependency or a compiler flag). With `@pulumi/pulumi` installed, `WosMocks` is what
- * `pulumi.runtime.setMocks` takes.
+ * The typings of `pulumi-wos/testing` as a user's strict project meets them: with the package and its peer
+ * `@pulumi-wos/server` installed (what the README says to install), and with `pulumi-wos` alone, and nothing
+ * else (no `@types/*`, no `esModuleInterop`) and `skipLibCheck: false`, under each module resolution a
+ * project may use, they compile, and they load no typings of Fastify, better-sqlite3, zod or the server
+ * package (which would need a development dependency or a compiler flag). With `@pulumi/pulumi` installed,
+ * `WosMocks` is what `pulumi.runtime.setMocks` takes.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { packedProgram, REPO_ROOT, type PackedProgram } from "../support/packedPackage";
+import { packedPackages, REPO_ROOT, SERVER_PACKAGE, type PackedPackages, type PackedProgram } from "../support/packedPackage";
 
-let program: PackedProgram;
-let dir: string;
+let packed: PackedPackages;
+/** A temporary project folder in each packed program directory, by the program's name. */
+const dirs: Partial<Record<"program" | "lean", string>> = {};
 
 beforeAll(async () => {
-    program = await packedProgram();
-    dir = fs.mkdtempSync(path.join(program.dir, "typings-"));
+    packed = await packedPackages();
+    for (const name of ["program", "lean"] as const) dirs[name] = fs.mkdtempSync(path.join(packed[name].dir, "typings-"));
 }, 240_000);
 
 afterAll(() => {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of Object.values(dirs)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A user's test set-up that uses every part of the kit's typings. */
 const USER_FILE = `
-import { startLocalService, WosMocks, WosMocksError, type LocalService, type LocalServiceSeed, type MocksLike } from "pulumi-wos/testing";
+import { startLocalService, SERVER_NOT_INSTALLED_MESSAGE, WosMocks, WosMocksError, type LocalService, type LocalServiceSeed, type MocksLike } from "pulumi-wos/testing";
 
 const seed: LocalServiceSeed = {
     organizations: [{
@@ -48,6 +50,7 @@ export async function main(): Promise<number> {
         return created.filter((resource) => resource.id.startsWith("prj-")).length;
     } catch (error) {
         if (error instanceof WosMocksError) return -error.failures.length;
+        if (error instanceof Error && error.message === SERVER_NOT_INSTALLED_MESSAGE) return 0;
         throw error;
     } finally {
         await service.reset();
@@ -56,8 +59,8 @@ export async function main(): Promise<number> {
 }
 `;
 
-/** Compiles `source` as `name` in the temporary project; answers the diagnostics and the files it loaded. */
-function compile(name: string, source: string, options: ts.CompilerOptions): { diagnostics: string[]; files: string[] } {
+/** Compiles `source` as `name` in the temporary project `dir`; answers the diagnostics and the files it loaded. */
+function compile(dir: string, name: string, source: string, options: ts.CompilerOptions): { diagnostics: string[]; files: string[] } {
     const file = path.join(dir, name);
     fs.writeFileSync(file, source);
     const compiled = ts.createProgram({ rootNames: [file], options: { strict: true, skipLibCheck: false, noEmit: true, target: ts.ScriptTarget.ES2022, ...options } });
@@ -74,33 +77,52 @@ const RESOLUTIONS: [string, ts.CompilerOptions][] = [
     ["bundler (exports)", { module: ts.ModuleKind.Preserve, moduleResolution: ts.ModuleResolutionKind.Bundler }],
 ];
 
-describe.each(RESOLUTIONS)("a strict project with only pulumi-wos installed, module resolution %s", (_label, options) => {
-    test("compiles a test set-up that uses startLocalService and WosMocks, with skipLibCheck false and no @types", () => {
-        const { diagnostics, files } = compile("setup.ts", USER_FILE, { ...options, types: [] });
-        expect(diagnostics).toEqual([]);
-        // Everything but the compiler's own lib files: the set-up and the kit's typings, no other package's.
-        const compilerLib = path.dirname(require.resolve("typescript")) + path.sep;
-        const packageDir = fs.realpathSync(program.packageDir) + path.sep;
-        const loaded = files.map((file) => fs.realpathSync(file)).filter((file) => !file.startsWith(compilerLib));
-        expect(loaded.filter((file) => !file.startsWith(packageDir)).map((file) => path.relative(dir, file))).toEqual(["setup.ts"]);
-        expect(loaded.filter((file) => file.startsWith(packageDir)).map((file) => path.relative(packageDir, file)).sort()).toEqual([
-            "dist/testing/index.d.ts",
-            "dist/testing/localService.d.ts",
-            "dist/testing/mocks.d.ts",
-        ]);
-    });
+/** The two installs: the testing kit's (both packages), and the resources' alone. */
+const INSTALLS: [string, "program" | "lean"][] = [
+    ["pulumi-wos and @pulumi-wos/server", "program"],
+    ["only pulumi-wos", "lean"],
+];
 
-    test("reports a misspelled option: the check is real", () => {
-        const { diagnostics } = compile(
-            "misspelled.ts",
-            `import { startLocalService } from "pulumi-wos/testing";\nexport const started = startLocalService({ sead: { organizations: [] } });\n`,
-            { ...options, types: [] },
-        );
-        expect(diagnostics.join("\n")).toMatch(/'sead' does not exist in type 'LocalServiceOptions'/);
-    });
-});
+describe.each(INSTALLS.flatMap(([installed, key]) => RESOLUTIONS.map(([label, options]) => [installed, label, key, options] as const)))(
+    "a strict project with %s installed, module resolution %s",
+    (_installed, _label, key, options) => {
+        let program: PackedProgram;
+        let dir: string;
+        beforeAll(() => {
+            program = packed[key];
+            dir = dirs[key]!;
+            expect(fs.existsSync(path.join(program.dir, "node_modules", SERVER_PACKAGE))).toBe(key === "program");
+        });
+
+        test("compiles a test set-up that uses startLocalService and WosMocks, with skipLibCheck false and no @types", () => {
+            const { diagnostics, files } = compile(dir, "setup.ts", USER_FILE, { ...options, types: [] });
+            expect(diagnostics).toEqual([]);
+            // Everything but the compiler's own lib files: the set-up and the kit's typings, no other package's.
+            const compilerLib = path.dirname(require.resolve("typescript")) + path.sep;
+            const packageDir = fs.realpathSync(program.packageDir) + path.sep;
+            const loaded = files.map((file) => fs.realpathSync(file)).filter((file) => !file.startsWith(compilerLib));
+            expect(loaded.filter((file) => !file.startsWith(packageDir)).map((file) => path.relative(dir, file))).toEqual(["setup.ts"]);
+            expect(loaded.filter((file) => file.startsWith(packageDir)).map((file) => path.relative(packageDir, file)).sort()).toEqual([
+                "dist/testing/index.d.ts",
+                "dist/testing/localService.d.ts",
+                "dist/testing/mocks.d.ts",
+            ]);
+        });
+
+        test("reports a misspelled option: the check is real", () => {
+            const { diagnostics } = compile(
+                dir,
+                "misspelled.ts",
+                `import { startLocalService } from "pulumi-wos/testing";\nexport const started = startLocalService({ sead: { organizations: [] } });\n`,
+                { ...options, types: [] },
+            );
+            expect(diagnostics.join("\n")).toMatch(/'sead' does not exist in type 'LocalServiceOptions'/);
+        });
+    },
+);
 
 test("the published typings of pulumi-wos/testing import nothing", () => {
+    const program = packed.program;
     const typings = fs.readdirSync(path.join(program.packageDir, "dist", "testing")).filter((name) => name.endsWith(".d.ts"));
     expect(typings.sort()).toEqual(["index.d.ts", "localService.d.ts", "mocks.d.ts"]);
     for (const name of typings) {
@@ -113,12 +135,14 @@ test("the published typings of pulumi-wos/testing import nothing", () => {
 });
 
 test("with @pulumi/pulumi and @types/node installed, pulumi.runtime.setMocks takes a WosMocks (skipLibCheck false)", () => {
+    const dir = dirs.program!;
     const typesDir = path.join(dir, "node_modules", "@types");
     fs.mkdirSync(typesDir, { recursive: true });
     if (!fs.existsSync(path.join(typesDir, "node"))) {
         fs.symlinkSync(path.join(REPO_ROOT, "node_modules", "@types", "node"), path.join(typesDir, "node"), "dir");
     }
     const { diagnostics } = compile(
+        dir,
         "mocks.ts",
         `import * as pulumi from "@pulumi/pulumi";
 import { startLocalService, WosMocks } from "pulumi-wos/testing";

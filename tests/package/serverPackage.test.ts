@@ -1,0 +1,146 @@
+/**
+ * The local service's own package, `@pulumi-wos/server` (the workspace `server/`), as `npm publish` would
+ * upload it: its manifest (the command `wos-server`, the service's dependencies, the repository's metadata,
+ * the version of `pulumi-wos`), the files it ships (the server and the schemas it shares with the client,
+ * compiled into its own `dist/`), and the tarball unpacked with nothing but its declared dependencies linked:
+ * `wos-server --version`, and a real start that answers `GET /api/v2/ping` on 127.0.0.1 and ends on SIGTERM.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { childEnv, packedPackages, REPO_ROOT, run, SERVER_PACKAGE, type PackedProgram } from "../support/packedPackage";
+
+/** The service's dependencies, pinned as the repository pins them. */
+const SERVICE_DEPENDENCIES = ["@fastify/rate-limit", "better-sqlite3", "fastify", "zod"];
+
+interface ServerManifest {
+    name: string;
+    version: string;
+    bin: Record<string, string>;
+    dependencies: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    exports: Record<string, string>;
+    engines: Record<string, string>;
+}
+
+const rootManifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    version: string;
+    workspaces: string[];
+    engines: Record<string, string>;
+};
+
+let server: PackedProgram;
+let manifest: ServerManifest;
+let bin: string;
+
+beforeAll(async () => {
+    server = (await packedPackages()).server;
+    manifest = JSON.parse(fs.readFileSync(path.join(server.packageDir, "package.json"), "utf8")) as ServerManifest;
+    bin = path.join(server.packageDir, manifest.bin["wos-server"]!);
+}, 300_000);
+
+describe("the packed @pulumi-wos/server", () => {
+    test("is the repository's workspace server/, at the version of pulumi-wos", () => {
+        expect(rootManifest.workspaces).toEqual(["server"]);
+        expect(manifest.name).toBe(SERVER_PACKAGE);
+        expect(manifest.version).toBe(rootManifest.version);
+        expect(manifest.engines).toEqual(rootManifest.engines);
+    });
+
+    test("declares the service's dependencies, exactly as pinned, and nothing of the client", () => {
+        expect(Object.keys(manifest.dependencies).sort()).toEqual(SERVICE_DEPENDENCIES);
+        for (const version of Object.values(manifest.dependencies)) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+        // The same versions the repository's lock file installs (and the client's zod is the server's zod).
+        const lock = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package-lock.json"), "utf8")) as {
+            packages: Record<string, { version?: string }>;
+        };
+        for (const [name, version] of Object.entries(manifest.dependencies)) {
+            expect({ name, locked: lock.packages[`node_modules/${name}`]?.version }).toEqual({ name, locked: version });
+        }
+        expect(manifest.peerDependencies).toBeUndefined();
+    });
+
+    test("ships the command line, the server and the schemas it shares with the client, compiled, and nothing else", () => {
+        // The command is a small launcher of dist/server/main.js that exists before any build, so that npm
+        // links it in a fresh clone too (`npm ci` runs before `npm run build`).
+        expect(manifest.bin).toEqual({ "wos-server": "bin/wos-server.js" });
+        expect(fs.readFileSync(bin, "utf8")).toContain(`join(__dirname, "..", "dist", "server", "main.js")`);
+        expect(server.files).toContain("dist/server/main.js");
+        expect(server.files).toContain("dist/server/routes/projects.js");
+        expect(server.files).toContain("dist/sdk/model/index.js");
+        const outside = server.files.filter(
+            (file) => !/^dist\/server\/.+\.js$/.test(file) && !/^dist\/sdk\/model\/[^/]+\.js$/.test(file),
+        );
+        // The licence travels with the code: npm adds a LICENSE found at the package's root whatever `files` says.
+        expect(outside.sort()).toEqual(["LICENSE", "README.md", "bin/wos-server.js", "package.json"]);
+        expect(fs.readFileSync(path.join(REPO_ROOT, "server", "LICENSE"), "utf8")).toBe(fs.readFileSync(path.join(REPO_ROOT, "LICENSE"), "utf8"));
+        // Every file an export names is shipped.
+        for (const target of Object.values(manifest.exports)) {
+            expect({ target, shipped: server.files.includes(target.replace(/^\.\//, "")) }).toEqual({ target, shipped: true });
+        }
+        expect(fs.readFileSync(bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
+    });
+
+    test("the launcher, where dist/ is not built yet (a fresh clone before npm run build), says so and fails", async () => {
+        const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wos-launcher-"));
+        try {
+            fs.mkdirSync(path.join(scratch, "bin"));
+            fs.copyFileSync(bin, path.join(scratch, "bin", "wos-server.js"));
+            const failed = await run(process.execPath, [path.join(scratch, "bin", "wos-server.js"), "--version"], {
+                cwd: scratch,
+                what: "the launcher without dist/",
+            }).then(
+                () => undefined,
+                (error: Error) => error.message,
+            );
+            expect(failed).toMatch(/wos-server: .*dist\/server\/main\.js is not built yet: run `npm run build`/);
+        } finally {
+            fs.rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+
+    test("wos-server --version prints the package's version, from the unpacked tarball with only its dependencies", async () => {
+        expect(fs.readdirSync(path.join(server.dir, "node_modules")).sort()).toEqual(["@fastify", "@pulumi-wos", "better-sqlite3", "fastify", "zod"]);
+        const { stdout } = await run(process.execPath, [bin, "--version"], { cwd: server.dir, what: "wos-server --version" });
+        expect(stdout).toBe(`${rootManifest.version}\n`);
+    });
+
+    test("wos-server starts on 127.0.0.1, answers GET /api/v2/ping with the demo seed, and exits 0 on SIGTERM", async () => {
+        const child = spawn(process.execPath, [bin, "--port", "0", "--data", ":memory:"], {
+            cwd: server.dir,
+            env: childEnv(),
+            stdio: ["ignore", "pipe", "pipe"],
+        });
+        const output = { stdout: "", stderr: "" };
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output.stdout += chunk));
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output.stderr += chunk));
+        const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+            child.once("exit", (code, signal) => done({ code, signal })),
+        );
+        try {
+            const address = await new Promise<string>((resolve, reject) => {
+                const onData = () => {
+                    const match = /^wos-server listening on (http:\/\/\S+)$/m.exec(output.stdout);
+                    if (match) resolve(match[1]!);
+                };
+                child.stdout.on("data", onData);
+                void exited.then(({ code }) => reject(new Error(`wos-server exited (${code}) before listening:\n${output.stderr}`)));
+            });
+            expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+            const ping = await fetch(`${address}/api/v2/ping`);
+            expect(ping.status).toBe(204);
+            // The demo seed, loaded by the packed server: its owners' token lists acme's projects.
+            const projects = await fetch(`${address}/api/v2/organizations/acme/projects`, {
+                headers: { authorization: "Bearer team-owners-secret" },
+            });
+            expect(projects.status).toBe(200);
+            const body = (await projects.json()) as { data: { attributes: { name: string } }[] };
+            expect(body.data.map((project) => project.attributes.name).sort()).toEqual(["Apps", "Default Project"]);
+            child.kill("SIGTERM");
+            expect(await exited).toEqual({ code: 0, signal: null });
+        } finally {
+            if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        }
+    }, 60_000);
+});
