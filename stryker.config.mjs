@@ -52,6 +52,6 @@ export default {
     incrementalFile: "reports/mutation/stryker-incremental.json",
     tempDirName: ".stryker-tmp",
     cleanTempDir: true,
-    ignorePatterns: ["dist", "reports/mutation", ".compat", ".wos", "coverage", "examples/*/node_modules"],
+    ignorePatterns: ["dist", "reports/mutation", ".stryker-tmp*", ".compat", ".wos", "coverage", "examples/*/node_modules"],
     thresholds: { high: 90, low: 80, break: null },
 };

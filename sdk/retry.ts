@@ -106,8 +106,8 @@ const CONNECTION_FAILURE_CODES = new Set([
 
 /** Why `error` should be retried, or `undefined` when it must not be (the policy of this module). */
 export function retryReason(error: Pick<AxiosError, "response" | "code" | "config">): RetryReason | undefined {
-    // Stryker disable next-line MethodExpression: mayRepeat upper-cases the method itself, and nothing else here reads it
-    const method = (error.config?.method ?? "get").toUpperCase();
+    // As axios sends it (lower case): mayRepeat reads any case.
+    const method = error.config?.method ?? "get";
     // Stryker disable next-line StringLiteral: without a URL no text is a repeatable POST path, whichever stands in for it
     const path = error.config?.url ?? "";
     const status = error.response?.status;
@@ -174,14 +174,14 @@ export function installRetry(instance: AxiosInstance, policy: RetryPolicy): void
                 delayMs: delay.delayMs,
                 delaySource: delay.source,
                 reason,
-                // Stryker disable next-line StringLiteral: axios sets the method of every request it sends (default: get)
+                // Stryker disable next-line StringLiteral: axios sets the method of every request it sends (lower case, default get): the fallback is never taken
                 method: (config.method ?? "get").toUpperCase(),
-                // Stryker disable next-line StringLiteral: axios sets the URL of every request it sends
+                // Stryker disable next-line StringLiteral: the client sends every request with a URL (sdk/transport.ts passes the path of each): the fallback is never taken
                 path: (policy.redactText ?? ((text: string) => text))(pathWithoutQuery(config.url ?? "")),
             };
+            // Without an answer, retryReason retried it for its code: there always is one.
             if (error.response) info.status = error.response.status;
-            // Stryker disable next-line ConditionalExpression: an attempt retried without an answer always has a code (retryReason retries no other)
-            else if (error.code) info.code = error.code;
+            else info.code = error.code;
             // A throwing callback must not turn a retry into an unrelated failure.
             try {
                 policy.onRetry(info);
@@ -197,7 +197,7 @@ export function installRetry(instance: AxiosInstance, policy: RetryPolicy): void
  * service may have done the work. A string key: axios copies a request's config per attempt and keeps
  * string keys (symbols would be lost).
  */
-// Stryker disable next-line StringLiteral: the key is written and read only in this module; any string key axios keeps does the same
+// Stryker disable next-line StringLiteral: the key is written and read only here, and axios carries the empty key of the mutant from attempt to attempt as it carries this one
 const OUTCOME_UNKNOWN = "wosOutcomeUnknown";
 
 /**
@@ -214,31 +214,28 @@ export function pathWithoutQuery(path: string): string {
     return index === -1 ? path : path.slice(0, index);
 }
 
+/** The headers of the failed answer; none without an answer. */
 function headersOf(error: AxiosError): Record<string, unknown> | undefined {
-    const headers = error.response?.headers as unknown;
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: axios' headers are an AxiosHeaders object or absent
-    if (!headers || typeof headers !== "object") return undefined;
-    // AxiosHeaders keeps lower-cased names and serializes to a plain object.
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: AxiosHeaders holds each header as an own enumerable property: the instance and its toJSON() list the same values
-    const plain = typeof (headers as { toJSON?: unknown }).toJSON === "function" ? (headers as { toJSON(): object }).toJSON() : headers;
-    return plain as Record<string, unknown>;
+    // axios hands every answer's headers over as an AxiosHeaders, which holds each header as an own
+    // enumerable property: headerValue reads it as the plain object it is.
+    return error.response?.headers as Record<string, unknown> | undefined;
 }
 
 function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
     if (!headers) return undefined;
     for (const [key, value] of Object.entries(headers)) {
         if (key.toLowerCase() !== name) continue;
-        const text = Array.isArray(value) ? value[0] : value;
-        // Stryker disable next-line ConditionalExpression,LogicalOperator: the text 'undefined' or 'null' is neither seconds nor a date, as no value is
-        return text === undefined || text === null ? undefined : String(text).trim();
+        const text: unknown = Array.isArray(value) ? value[0] : value;
+        // A header without a value (undefined or null) has none.
+        return (text as { toString(): string } | null | undefined)?.toString().trim();
     }
     return undefined;
 }
 
 /** `Retry-After` as milliseconds: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
 function parseRetryAfter(value: string | undefined, now: () => number): number | undefined {
-    // Stryker disable next-line ConditionalExpression,StringLiteral: an empty value is neither seconds nor a date either
-    if (value === undefined || value === "") return undefined;
+    // An empty value falls through: it is neither seconds nor a date.
+    if (value === undefined) return undefined;
     const seconds = parseSeconds(value);
     if (seconds !== undefined) return seconds * 1000;
     const date = Date.parse(value);

@@ -21,6 +21,10 @@ import {
 import { environmentProxy, nodeHttpAdapter, proxiedAdapter } from "./httpAdapter";
 import { installRetry, outcomeWasUnknown, pathWithoutQuery, type RetryInfo } from "./retry";
 
+/** The proxy secrets of a client without a proxy: none. */
+// Stryker disable next-line ArrayDeclaration: a list of the one phrase "Stryker was here" would redact only a connection error whose text holds it, and none can: its path is percent-encoded (no spaces), the rest is the address and the words of Node and axios
+const NO_PROXY_SECRETS: readonly string[] = [];
+
 /** Address of the local service, the default target. */
 export const DEFAULT_ADDRESS = "http://127.0.0.1:8787";
 
@@ -91,7 +95,7 @@ export class Transport {
     // `#` keeps the token out of enumeration, JSON.stringify and util.inspect of the transport and client.
     readonly #token: string;
     /** The password of the environment's proxy (as written and decoded), kept out of connection errors. */
-    readonly #proxySecrets: string[];
+    readonly #proxySecrets: readonly string[];
 
     constructor(options: WosClientOptions = {}) {
         if (typeof options !== "object" || options === null) throw new TypeError("WosClient: options must be an object");
@@ -105,15 +109,18 @@ export class Transport {
         try {
             this.baseUrl = normalizeAddress(address ?? DEFAULT_ADDRESS);
         } catch (error) {
-            // Name where a bad address came from when it was not the caller's own option.
-            if (options.address === undefined && address !== undefined && error instanceof TypeError) {
-                throw new TypeError(error.message.replace("WosClient: address", "WosClient: the environment variable WOS_ADDRESS"));
+            // Name where a bad address came from when it was not the caller's own option: then it is the
+            // environment's (the default address is valid), and what `normalizeAddress` throws for a string
+            // (an environment value always is one) is a TypeError.
+            if (options.address === undefined) {
+                throw new TypeError((error as TypeError).message.replace("WosClient: address", "WosClient: the environment variable WOS_ADDRESS"));
             }
             throw error;
         }
         // Decided once: every request of a client goes to the same origin. Loopback is never proxied.
         const proxy = environmentProxy(this.baseUrl);
-        this.#proxySecrets = proxy ? [proxy.password, decodedOrSelf(proxy.password)].filter((secret) => secret !== "") : [];
+        // An empty password (none) redacts nothing: `redact` leaves the text alone for an empty secret.
+        this.#proxySecrets = proxy ? [proxy.password, decodedOrSelf(proxy.password)] : NO_PROXY_SECRETS;
         const timeoutMs = wholeNumberOption(options, "timeoutMs", 30_000, 1);
         const maxRetries = wholeNumberOption(options, "maxRetries", 5, 0);
         const maxRetryDelayMs = wholeNumberOption(options, "maxRetryDelayMs", 30_000, 0);
@@ -124,11 +131,11 @@ export class Transport {
                 Authorization: `Bearer ${token}`,
                 "Content-Type": JSON_API_MEDIA_TYPE,
                 Accept: JSON_API_MEDIA_TYPE,
-                "User-Agent": options.userAgent ?? defaultUserAgent(),
+                "User-Agent": options.userAgent ?? DEFAULT_USER_AGENT,
             },
             // The body is parsed by us: an answer that is not JSON must become a WosError, not a string.
             responseType: "text",
-            transformResponse: [(data: unknown) => data],
+            transformResponse: [],
             // Timeouts as ETIMEDOUT, not ECONNABORTED (which is also what a cancel looks like).
             transitional: { clarifyTimeoutError: true },
             // Redirects would re-send the Authorization header elsewhere; the service never redirects.
@@ -152,7 +159,8 @@ export class Transport {
     async request(spec: RequestSpec<undefined>): Promise<void>;
     async request(spec: RequestSpec<z.ZodType | undefined>): Promise<unknown> {
         const url = spec.path + queryString(spec.query);
-        const data = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+        // `undefined` (no body) when there is none: that is what `JSON.stringify(undefined)` gives.
+        const data = JSON.stringify(spec.body) as string | undefined;
         let response: AxiosResponse<string>;
         try {
             response = await this.#http.request<string>({ method: spec.method, url, data });
@@ -224,8 +232,8 @@ export class Transport {
     /** Maps any failure of axios to a {@link WosError}, keeping only plain, token-free data. */
     #toWosError(error: unknown, spec: RequestSpec<z.ZodType | undefined>): WosError {
         const method = spec.method;
-        // An id is caller input: a token pasted into one must not come back in the error.
-        const path = redact(pathWithoutQuery(spec.path), this.#token);
+        // An id is caller input: a token (or the proxy's password) pasted into one must not come back in the error.
+        const path = this.#withoutSecrets(pathWithoutQuery(spec.path));
         if (!(error instanceof AxiosError)) {
             const text = error instanceof Error ? error.message : String(error);
             return new WosConnectionError({ method, path, message: this.#withoutSecrets(`${method} ${path} failed: ${text}`) });
@@ -233,7 +241,10 @@ export class Transport {
         const response = error.response;
         if (!response) {
             const code = error.code;
-            const reason = code === "ETIMEDOUT" || code === "ECONNABORTED" ? "timed out" : `connection failed (${code ?? "unknown"})`;
+            // Every timeout is ETIMEDOUT here (`clarifyTimeoutError` above); axios uses ECONNABORTED for one only without it.
+            // Stryker disable next-line StringLiteral: every failure without an answer has a code: Node's socket and TLS errors carry one, the adapter gives its own (ETIMEDOUT, ERR_BAD_RESPONSE)
+            const codeText = code ?? "unknown";
+            const reason = code === "ETIMEDOUT" ? "timed out" : `connection failed (${codeText})`;
             return new WosConnectionError({
                 method,
                 path,
@@ -245,7 +256,7 @@ export class Transport {
         const ErrorClass = errorClassForStatus(response.status);
         const requestId = this.#requestIdOf(response);
         if (response.status === 401) {
-            const reason = authenticationFailureOf(response.headers?.["www-authenticate"]);
+            const reason = authenticationFailureOf(response.headers["www-authenticate"]);
             if (reason !== undefined) {
                 const detail = describeErrorObjects(errors) || "unauthorized";
                 const message = redact(`${method} ${path} failed with status 401: ${detail}: ${reason}`, this.#token);
@@ -262,7 +273,7 @@ export class Transport {
 
     /** The answer's `X-Request-Id`; redacted like everything else that reaches an error. */
     #requestIdOf(response: AxiosResponse): string | undefined {
-        const value: unknown = response.headers?.["x-request-id"];
+        const value: unknown = response.headers["x-request-id"];
         return typeof value === "string" && value !== "" ? redact(value, this.#token) : undefined;
     }
 }
@@ -354,15 +365,13 @@ function describeZodIssues(error: z.ZodError): string {
 /** Built once, as every schema of the SDK: see `sdk/projects.ts`. */
 const ERROR_DOCUMENT = errorDocumentSchema();
 
-function errorObjectsOf(response: AxiosResponse): ErrorObject[] {
-    const data: unknown = response.data;
-    let body: unknown = data;
-    if (typeof data === "string") {
-        try {
-            body = JSON.parse(data);
-        } catch {
-            return [];
-        }
+/** The error objects of an answer's body (always text: `responseType` and the adapter); none when it has none. */
+function errorObjectsOf(response: AxiosResponse<string>): ErrorObject[] {
+    let body: unknown;
+    try {
+        body = JSON.parse(response.data);
+    } catch {
+        // Not JSON: `body` stays undefined, which the schema refuses (no error objects).
     }
     const parsed = ERROR_DOCUMENT.safeParse(body);
     return parsed.success ? parsed.data.errors : [];
@@ -375,11 +384,14 @@ function errorObjectsOf(response: AxiosResponse): ErrorObject[] {
  * bearer token" or "unknown token"). `undefined` without a `Bearer` challenge (the message stays as it was).
  */
 export function authenticationFailureOf(header: unknown): string | undefined {
-    const challenge = Array.isArray(header) ? header.find((value) => /^\s*Bearer\b/i.test(String(value))) : header;
-    if (typeof challenge !== "string" || !/^\s*Bearer\b/i.test(challenge)) return undefined;
+    // A header is undefined, a string, or (repeated) an array of strings.
+    const values: unknown[] = Array.isArray(header) ? header : [header];
+    const challenge = values.map(String).find((value) => /^\s*Bearer\b/i.test(value));
+    if (challenge === undefined) return undefined;
     const parameters = new Map<string, string>();
     for (const match of challenge.matchAll(/([A-Za-z_]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g)) {
-        parameters.set(match[1]!.toLowerCase(), (match[2] ?? match[3] ?? "").replace(/\\(.)/g, "$1"));
+        // One of the two alternatives of the value always takes part in a match: the other group is undefined.
+        parameters.set(match[1]!.toLowerCase(), (match[2] ?? match[3]!).replace(/\\(.)/g, "$1"));
     }
     const error = parameters.get("error");
     // The client always sends one: something on the way (a proxy) removed the header.
@@ -403,18 +415,16 @@ function environmentValue(name: string): string | undefined {
     return value ? value : undefined;
 }
 
-let userAgent: string | undefined;
+/** `pulumi-wos/<version> node/<version>`: read once, when this module loads. */
+const DEFAULT_USER_AGENT = defaultUserAgent();
 
 function defaultUserAgent(): string {
-    if (userAgent === undefined) {
-        let version = "dev";
-        try {
-            // Self-reference through the package's own `exports` (works from dist/ when installed).
-            version = (require("pulumi-wos/package.json") as { version: string }).version;
-        } catch {
-            /* running from source without the package name resolvable */
-        }
-        userAgent = `pulumi-wos/${version} node/${process.versions.node}`;
+    let version = "dev";
+    try {
+        // Self-reference through the package's own `exports` (works from dist/ when installed).
+        version = (require("pulumi-wos/package.json") as { version: string }).version;
+    } catch {
+        /* running from source without the package name resolvable */
     }
-    return userAgent;
+    return `pulumi-wos/${version} node/${process.versions.node}`;
 }

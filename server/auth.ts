@@ -243,9 +243,9 @@ function rank(level: AccessLevel | undefined): number {
     return level === undefined ? -1 : ACCESS_LEVELS.indexOf(level);
 }
 
+/** The stronger of two levels; with none yet (`a` undefined), `b`. */
 function strongest(a: AccessLevel | undefined, b: AccessLevel): AccessLevel {
-    // Stryker disable next-line EqualityOperator: of two equal levels either one is the answer
-    return rank(a) >= rank(b) ? a! : b;
+    return ACCESS_LEVELS[Math.max(rank(a), rank(b))];
 }
 
 /**

@@ -329,6 +329,14 @@ const MIGRATIONS: readonly Migration[] = [
         UPDATE projects SET team_count = team_count + 1 WHERE id = new.project_id;
     END;
     `,
+    // 6: the tag filters of the lists (`filter[tagged][i][key]` / `[value]`, server/routes/projects.ts
+    //    `TAGGED_PROJECTS`). Each filter finds the bindings with its key (and value) here, with their projects,
+    //    instead of reading every binding: `UNIQUE (project_id, key)` only finds a project's own. `IF NOT
+    //    EXISTS`: a test that takes a database back to an older version by dropping the later objects need
+    //    not know of this one.
+    `
+    CREATE INDEX IF NOT EXISTS tag_bindings_key_value ON tag_bindings(key, value, project_id);
+    `,
 ];
 
 /** The schema version this code writes. */

@@ -25,7 +25,7 @@ import {
 } from "../access";
 import { canCreateProjects, projectPermissions, type Principal } from "../auth";
 import { ACCESS_LEVELS, now, readTransaction, sql, writeTransaction, type AccessLevel, type Db } from "../db";
-import { badParameter, conflict, forbidden, httpError, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { abbreviated as abbreviatedText, badParameter, conflict, forbidden, httpError, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { pageOf, pageOffset, pageRequest, singleParameter, type Query } from "../pagination";
 import {
     findProject,
@@ -41,7 +41,15 @@ import {
     type ProjectRow,
     type TagBindingRow,
 } from "../records";
-import { projectListJson, renderEffectiveTagBinding, renderProject, renderTagBindingForList, renderTagBindingWritten } from "../render";
+import {
+    projectListJson,
+    renderEffectiveTagBinding,
+    renderProject,
+    renderTagBindingForList,
+    renderTagBindingWritten,
+    type PageLinks,
+    type ProjectListMeta,
+} from "../render";
 
 /** The content type every JSON:API document is answered with (app.ts sets it on the others). */
 const LIST_CONTENT_TYPE = `${JSON_API_MEDIA_TYPE}; charset=utf-8`;
@@ -76,6 +84,17 @@ export function registerProjectRoutes(api: FastifyInstance, { db }: AppContext):
         const principal = principalOf(request);
         requireOrganization(principal, request.params.organization);
         const query = listQuery(request.query as Query);
+        if (query.includeEffectiveTagBindings) {
+            // The page and its bindings from one snapshot. Written by JSON.stringify: the items are
+            // renderProject's "full" view (the bytes projectListJson writes) with the relationship's data.
+            const { list, bindings } = readTransaction(db, () => {
+                const list = listPage(db, principal, query);
+                return { list, bindings: effectiveTagBindingsOf(db, list.items) };
+            });
+            const page = pageOf(request, list.matching, query.page);
+            const meta = { "status-counts": { total: list.total, matching: list.matching }, pagination: page.pagination };
+            return reply.type(LIST_CONTENT_TYPE).send(JSON.stringify(listWithEffectiveTagBindings(list.items, bindings, principal, page.links, meta)));
+        }
         const list = listPage(db, principal, query);
         const page = pageOf(request, list.matching, query.page);
         const meta = { "status-counts": { total: list.total, matching: list.matching }, pagination: page.pagination };
@@ -268,7 +287,135 @@ function listQuery(query: Query) {
         search: singleParameter(query, "q")?.toLowerCase() || undefined,
         onlyCreateWorkspace: permissionFilter(query, "filter[permissions][create-workspace]"),
         onlyUpdate: permissionFilter(query, "filter[permissions][update]"),
+        tagged: taggedParameter(query),
+        includeEffectiveTagBindings: includesEffectiveTagBindings(query),
     };
+}
+
+/** One `filter[tagged][i]` of a list: a tag key, and the value it must have (`""`: any value). */
+export interface TagFilter {
+    key: string;
+    value: string;
+}
+
+/** A parameter of the `filter[tagged]` family: every one must be `filter[tagged][<number>][key|value]`. */
+const TAGGED_PARAMETER = /^filter\[tagged\]/;
+const TAGGED_FORM = /^filter\[tagged\]\[([^\]]*)\]\[([^\]]*)\]$/;
+
+/**
+ * The hosted service's tag filters of a list (projects and workspaces): `filter[tagged][i][key]` and, optionally,
+ * `filter[tagged][i][value]`, `i` a number that groups the two (indexes need not follow each other). Each
+ * filter keeps what holds a binding with that key and, when the value is given and not empty, that value;
+ * several filters combine with AND. Keys and values compare exactly (case included), as bindings are stored:
+ * `Env` and `env` are two keys. An empty value filters by key alone, which is what go-tfe and pytfe send for
+ * a key without a value (both always send the `[value]` parameter). 400 naming the parameter, before any
+ * work, for anything else of the family: another form, an index that is not a number, an empty key, a
+ * value without its key, a parameter given twice.
+ */
+export function taggedFilters(query: Query): TagFilter[] {
+    const groups = new Map<string, { key?: string; value?: string; valueName?: string }>();
+    for (const name of Object.keys(query)) {
+        if (!TAGGED_PARAMETER.test(name)) continue;
+        const shown = abbreviatedText(name);
+        const form = TAGGED_FORM.exec(name);
+        if (!form || (form[2] !== "key" && form[2] !== "value")) {
+            throw badParameter(shown, `${shown} is not a tag filter: write filter[tagged][i][key] and, optionally, filter[tagged][i][value], with i a number`);
+        }
+        const index = form[1]!;
+        if (!/^\d{1,9}$/.test(index)) {
+            throw badParameter(shown, `The index of ${shown} must be a number (0, 1, 2...), got '${abbreviatedText(index)}'`);
+        }
+        const value = singleParameter(query, name) ?? "";
+        const group = groups.get(index) ?? {};
+        if (form[2] === "key") {
+            if (value === "") throw badParameter(shown, `${shown} must name a tag key; it is empty`);
+            group.key = value;
+        } else {
+            group.value = value;
+            group.valueName = shown;
+        }
+        groups.set(index, group);
+    }
+    const filters: TagFilter[] = [];
+    for (const [index, group] of groups) {
+        if (group.key === undefined) {
+            throw badParameter(group.valueName!, `${group.valueName} is given without filter[tagged][${index}][key]: a tag filter needs its key`);
+        }
+        filters.push({ key: group.key, value: group.value ?? "" });
+    }
+    return filters;
+}
+
+/** The tag filters of a list as the JSON array of `[key, value]` pairs that {@link TAGGED_PROJECTS} reads; undefined for none. */
+export function taggedParameter(query: Query): string | undefined {
+    const filters = taggedFilters(query);
+    return filters.length === 0 ? undefined : JSON.stringify(filters.map((filter) => [filter.key, filter.value]));
+}
+
+/**
+ * The ids of the projects that every tag filter of `@tagged` (see {@link taggedParameter}) keeps: one
+ * statement shape whatever the number of filters. Each filter finds its bindings on the
+ * `tag_bindings_key_value` index (migration 6); a project is kept when as many filters found one of its
+ * bindings as there are filters.
+ */
+export const TAGGED_PROJECTS = `SELECT t.project_id FROM json_each(@tagged) f CROSS JOIN tag_bindings t
+        ON t.key = f.value ->> 0 AND ((f.value ->> 1) = '' OR t.value = f.value ->> 1)
+        GROUP BY t.project_id HAVING COUNT(DISTINCT f.key) = json_array_length(@tagged)`;
+
+/** The `include` values that ask for the effective tag bindings (go-tfe sends the first). */
+const INCLUDE_VALUES = ["effective_tag_bindings", "effective-tag-bindings"];
+
+/** Whether `include` asks for each project's effective tag bindings; any other value is a 400. */
+function includesEffectiveTagBindings(query: Query): boolean {
+    const include = singleParameter(query, "include");
+    if (include === undefined) return false;
+    for (const value of include.split(",").map((part) => part.trim())) {
+        if (!INCLUDE_VALUES.includes(value)) {
+            // go-tfe recognises this error by the words "include parameter" in the detail.
+            throw badParameter("include", `Invalid include parameter: include must be 'effective_tag_bindings', got '${abbreviatedText(value)}'`);
+        }
+    }
+    return true;
+}
+
+/** The effective tag bindings of a page's projects (a project's are its own), by project, in their order. */
+function effectiveTagBindingsOf(db: Db, projects: readonly ProjectListRow[]): Map<string, TagBindingRow[]> {
+    const byProject = new Map<string, TagBindingRow[]>(projects.map((project) => [project.id, []]));
+    if (projects.length === 0) return byProject;
+    const rows = sql(db, `SELECT * FROM tag_bindings WHERE project_id IN (SELECT value FROM json_each(?))
+                          ORDER BY project_id, created_at, rowid`).all(JSON.stringify(projects.map((project) => project.id))) as TagBindingRow[];
+    for (const row of rows) byProject.get(row.project_id)?.push(row);
+    return byProject;
+}
+
+/**
+ * The list's document with `include=effective_tag_bindings`: each project as the list writes it, its
+ * `effective-tag-bindings` relationship with `data` (identifier objects), and the bindings themselves in
+ * a top-level `included` (type `effective-tag-bindings`, with their `tb-` ids), as JSON:API includes them
+ * and go-tfe decodes them into `Project.EffectiveTagBindings`.
+ */
+function listWithEffectiveTagBindings(
+    projects: readonly ProjectListRow[],
+    bindings: Map<string, TagBindingRow[]>,
+    principal: Principal,
+    links: PageLinks,
+    meta: ProjectListMeta,
+) {
+    const included: object[] = [];
+    const data = projects.map((project) => {
+        const resource = renderProject({ ...project, organization: principal.organization }, principal, "full", project);
+        const own = bindings.get(project.id) ?? [];
+        for (const binding of own) included.push({ id: binding.id, ...renderEffectiveTagBinding(binding) });
+        const relationship = resource.relationships["effective-tag-bindings"];
+        return {
+            ...resource,
+            relationships: {
+                ...resource.relationships,
+                "effective-tag-bindings": { data: own.map((binding) => ({ type: "effective-tag-bindings", id: binding.id })), links: relationship.links },
+            },
+        };
+    });
+    return { data, included, links, meta };
 }
 
 type ListQuery = ReturnType<typeof listQuery>;
@@ -334,7 +481,8 @@ interface ListPage {
  * as one (a single statement reads one snapshot); what needs several runs them in one read transaction.
  */
 function listPage(db: Db, principal: Principal, query: ListQuery): ListPage {
-    if (seesEveryProject(principal)) {
+    // A tag filter needs the filtered statement, whoever asks.
+    if (seesEveryProject(principal) && query.tagged === undefined) {
         const match = nameMatch(query);
         // The common lists of a caller who sees everything, each one statement: the whole organization's
         // page, and a selective search.
@@ -379,13 +527,13 @@ function filteredPage(db: Db, principal: Principal, query: ListQuery): ListPage 
     let match = nameMatch(query);
     if (match.kind === "search") match = seesAll ? match.like : searchWay(db, principal.organization, match);
     if (match.kind === "none") return { total, matching: 0, items: [] };
-    const filter = listFilter(principal, required, match);
-    const matching = match.kind === "all" && required === "read" ? total : countProjects(db, filter);
+    const filter = listFilter(principal, required, match, query.tagged);
+    const matching = match.kind === "all" && required === "read" && query.tagged === undefined ? total : countProjects(db, filter);
     const offset = pageOffset(query.page);
     if (offset >= matching) return { total, matching, items: [] };
     // The page's rowids first (on an index or a short candidate list), then only those rows: skipping
     // `offset` rows and sorting candidates never reads whole rows.
-    const sortsAfter = match.kind === "names" || match.kind === "index";
+    const sortsAfter = match.kind === "names" || match.kind === "index" || query.tagged !== undefined;
     const text = statementText(`filtered ${filter.where} ${query.sort}`, () => {
         const pageRowids = `SELECT p.rowid FROM projects p WHERE ${filter.where} ORDER BY ${orderBy("p", query.sort, sortsAfter)} LIMIT @limit OFFSET @offset`;
         return `SELECT ${PAGE_COLUMNS} FROM projects page WHERE page.rowid IN (${pageRowids}) ORDER BY ${orderBy("page", query.sort)}`;
@@ -457,12 +605,17 @@ function seesEveryProject(principal: Principal): boolean {
  * any of its teams: the strongest access wins, as in {@link projectPermissions}) and that `match` keeps.
  * Statements differ only by shape (a few dozen at most), so each is prepared once.
  */
-function listFilter(principal: Principal, required: AccessLevel, match: NameMatch): { where: string; params: Record<string, unknown> } {
+function listFilter(
+    principal: Principal,
+    required: AccessLevel,
+    match: NameMatch,
+    tagged?: string,
+): { where: string; params: Record<string, unknown> } {
     const seesAll = seesEveryProject(principal);
     const params: Record<string, unknown> = { organization: principal.organization };
-    // When the team's access rows or the trigram index narrow more than the organization does, `+` keeps
-    // SQLite from walking the whole organization instead (it has no statistics to tell).
-    const drivenElsewhere = !seesAll || match.kind === "index";
+    // When the team's access rows, the trigram index or the tag index narrow more than the organization
+    // does, `+` keeps SQLite from walking the whole organization instead (it has no statistics to tell).
+    const drivenElsewhere = !seesAll || match.kind === "index" || tagged !== undefined;
     const clauses = [`${drivenElsewhere ? "+" : ""}p.organization = @organization`];
     if (!seesAll) {
         const levels = ACCESS_LEVELS.slice(ACCESS_LEVELS.indexOf(required));
@@ -491,6 +644,10 @@ function listFilter(principal: Principal, required: AccessLevel, match: NameMatc
         case "all":
         case "none":
             break;
+    }
+    if (tagged !== undefined) {
+        clauses.push(`p.id IN (${TAGGED_PROJECTS})`);
+        params.tagged = tagged;
     }
     return { where: clauses.join(" AND "), params };
 }

@@ -35,7 +35,7 @@ import {
     type WorkspaceRow,
 } from "../records";
 import { renderEffectiveTagBinding, renderWorkspace } from "../render";
-import { moveWorkspaces } from "./projects";
+import { moveWorkspaces, TAGGED_PROJECTS, taggedParameter } from "./projects";
 
 /** The body schemas, built once (a schema is immutable). */
 const UPDATE_REQUEST = updateWorkspaceRequestSchema();
@@ -256,9 +256,16 @@ function workspaceListQuery(query: Query) {
     if (sort !== undefined && sort !== "name" && sort !== "-name") {
         throw badParameter("sort", `sort must be 'name' or '-name', got '${sort}'`);
     }
+    // The hosted service includes related resources here (`include=project`, `current_run`, ...); this one
+    // has none of them to include, and a parameter the hosted service would apply is refused, never dropped.
+    // go-tfe recognises the refusal by "include parameter" (ErrInvalidIncludeValue).
+    if (query.include !== undefined) {
+        throw badParameter("include", `Invalid include parameter: the workspace list of this service includes no related resources, got '${String(query.include)}'`);
+    }
+    // `filter[tagged]...` is read (and its malformed forms refused) by taggedParameter.
     for (const name of Object.keys(query)) {
-        if (name === "search[name]" || name === "filter[project][id]" || !UNSUPPORTED_LIST_PARAMETER.test(name)) continue;
-        throw badParameter(name, `${name} is not supported by this service; the workspace list takes search[name] and filter[project][id]`);
+        if (name === "search[name]" || name === "filter[project][id]" || name.startsWith("filter[tagged]") || !UNSUPPORTED_LIST_PARAMETER.test(name)) continue;
+        throw badParameter(name, `${name} is not supported by this service; the workspace list takes search[name], filter[project][id] and filter[tagged][i][key] / [value]`);
     }
     // Blank values filter nothing, as a blank `q` of the project list.
     return {
@@ -266,6 +273,7 @@ function workspaceListQuery(query: Query) {
         sort,
         search: singleParameter(query, "search[name]") || undefined,
         projectId: singleParameter(query, "filter[project][id]")?.trim() || undefined,
+        tagged: taggedParameter(query),
     };
 }
 
@@ -293,6 +301,11 @@ function workspaceListFilter(principal: Principal, query: WorkspaceListQuery, fi
         clauses.push("w.name LIKE @pattern ESCAPE '\\'");
         params.pattern = `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
     }
+    if (filtered && query.tagged !== undefined) {
+        // A workspace's effective tags are its project's bindings (it has none of its own here).
+        clauses.push(`w.project_id IN (${TAGGED_PROJECTS})`);
+        params.tagged = query.tagged;
+    }
     return { where: clauses.join(" AND "), params };
 }
 
@@ -309,7 +322,7 @@ function countWorkspaces(db: Db, filter: { where: string; params: Record<string,
 function workspaceListPage(db: Db, principal: Principal, query: WorkspaceListQuery): { total: number; matching: number; items: WorkspaceRow[] } {
     const total = countWorkspaces(db, workspaceListFilter(principal, query, false));
     const filter = workspaceListFilter(principal, query, true);
-    const matching = query.projectId === undefined && query.search === undefined ? total : countWorkspaces(db, filter);
+    const matching = query.projectId === undefined && query.search === undefined && query.tagged === undefined ? total : countWorkspaces(db, filter);
     const offset = pageOffset(query.page);
     if (offset >= matching) return { total, matching, items: [] };
     const column = query.sort === undefined ? "w.rowid" : "w.name COLLATE NOCASE";

@@ -9,7 +9,8 @@
  *   workspace from it, upgrade the workspace with vars and without, watch each plan end, confirm it, read the
  *   workspace, delete the module.
  * - `projects`: every other call of theirs that this API covers: projects (create with tag bindings, read,
- *   update, list with a search over pages and a name filter, delete), tag bindings (list, add or update,
+ *   update, list with a search over pages, a name filter, tag filters and the effective tag bindings
+ *   included, delete), tag bindings (list, add or update,
  *   remove all, effective for a project and a workspace), workspaces (read by id and by name, update, move by
  *   an update's project and by pytfe's move call, a refused move, delete) and `/vars` (create, list, update,
  *   delete; neither client has a service for the standalone endpoints, so those go through the client's own
@@ -23,7 +24,7 @@
  * Not covered because this API does not have the endpoints: go-tfe's `Variables` (`/workspaces/:id/vars`),
  * the by-name workspace update and delete of both clients (`PATCH`/`DELETE
  * /organizations/:org/workspaces/:name`), a workspace's own tag bindings (`/workspaces/:id/tag-bindings`),
- * workspace lists and creates.
+ * workspace creates, and workspace lists other than by tag.
  */
 import { REGISTRY_MODULES, TOKENS, WORKSPACES } from "../support/seed";
 import { startTestServer, type TestServer } from "../support/server";
@@ -411,6 +412,10 @@ function projectCalls(spec: ClientSpec): string[] {
         "projects.listTagBindings",
         "projects.addTagBindings",
         "projects.listEffectiveTagBindings",
+        "projects.list(tag bindings filter)",
+        "projects.list(tag key filter)",
+        "projects.list(q, include effective tag bindings)",
+        "projects.list(invalid include)",
         "workspaces.readByID",
         "workspaces.read(by name)",
         "workspaces.updateByID(attributes)",
@@ -418,6 +423,7 @@ function projectCalls(spec: ClientSpec): string[] {
         spec.secondMove,
         "workspaces.updateByID(unknown project and description)",
         "workspaces.listEffectiveTagBindings",
+        "workspaces.list(tag bindings filter)",
         "vars.create",
         "vars.create(sensitive)",
         "vars.list",
@@ -480,6 +486,16 @@ function projectsPlan(spec: ClientSpec) {
             updateHcl: true,
         },
         deleteWorkspaceId: WORKSPACES.defaultProject,
+        // Lists by tag, once the tags are final (the update's set with the added ones upserted): two filters
+        // (AND), the second by key alone (an empty value); then one key alone, the second project's.
+        tagFilter: [
+            { key: "team", value: "web" },
+            { key: "tier", value: "" },
+        ],
+        keyTagFilter: "scratch",
+        // After the moves: the two workspaces moved into the created project carry its tags.
+        workspaceTagFilter: [{ key: "owner", value: "ops" }],
+        invalidInclude: "workspaces",
     };
 }
 
@@ -639,6 +655,75 @@ describe.each(CLIENTS)("$name, unchanged, against the local service: projects, t
             const response = await get(`/workspaces/${plan.workspace.id}/effective-tag-bindings`);
             expect(response.status).toBe(200);
             expect(byKey(response.body.data.map((item: any) => ({ key: item.attributes.key, value: item.attributes.value })))).toEqual(finalTags());
+        });
+    });
+
+    describe("lists by tag and with the effective tag bindings included", () => {
+        /** The tag filters of a call's first request, as `[i, key, value]` triples from its URL. */
+        const sentFilters = (name: string) => {
+            const query = new URL(call(name).exchanges[0]!.url).searchParams;
+            const filters: [string, string, string | null][] = [];
+            for (const [parameter, value] of query) {
+                const match = /^filter\[tagged\]\[(\d+)\]\[key\]$/.exec(parameter);
+                if (match) filters.push([match[1]!, value, query.get(`filter[tagged][${match[1]}][value]`)]);
+            }
+            return filters.sort();
+        };
+
+        test("a list by two tag filters (one by key alone) answers the project that has both", () => {
+            expect(call("projects.list(tag bindings filter)").result.names).toEqual([plan.update.name]);
+            // go-tfe and pytfe both send the value parameter, empty for a key alone.
+            expect(sentFilters("projects.list(tag bindings filter)")).toEqual([
+                ["0", "team", "web"],
+                ["1", "tier", ""],
+            ]);
+        });
+
+        test("a list by one key alone answers the projects bound to it", () => {
+            expect(call("projects.list(tag key filter)").result.names).toEqual([plan.second.name]);
+            expect(sentFilters("projects.list(tag key filter)")).toEqual([["0", plan.keyTagFilter, ""]]);
+        });
+
+        test("a list with include=effective_tag_bindings: the client decodes every project with its bindings", () => {
+            const { result, exchanges } = call("projects.list(q, include effective tag bindings)");
+            expect(new URL(exchanges[0]!.url).searchParams.get("include")).toBe("effective_tag_bindings");
+            expect(result.map((project: any) => project.name)).toEqual([plan.second.name, plan.update.name].sort());
+            // The answer the client got (the second project has since lost its tags and been deleted).
+            const answer = exchanges[0]!.responseBody as any;
+            expect(answer.included.map((item: any) => item.type)).toEqual(answer.included.map(() => "effective-tag-bindings"));
+            const rawIds = (name: string) =>
+                answer.data
+                    .find((project: any) => project.attributes.name === name)
+                    .relationships["effective-tag-bindings"].data.map((identifier: any) => identifier.id)
+                    .sort();
+            const decoded = (name: string) => result.find((project: any) => project.name === name);
+            if (spec.name === "go-tfe") {
+                // go-tfe fills Project.EffectiveTagBindings from `included`: key, value and id of each.
+                expect(decoded(plan.update.name).tags.map(({ key, value }: any) => ({ key, value }))).toEqual(finalTags());
+                expect(decoded(plan.second.name).tags.map(({ key, value }: any) => ({ key, value }))).toEqual(plan.second.tags);
+                for (const name of [plan.update.name, plan.second.name]) {
+                    expect(decoded(name).tags.map((tag: any) => tag.id).sort()).toEqual(rawIds(name));
+                }
+            } else {
+                // pytfe 1.5 keeps the relationship data of a listed project raw (it reads no `included` there).
+                for (const name of [plan.update.name, plan.second.name]) expect([...decoded(name).tagIds].sort()).toEqual(rawIds(name));
+                expect(decoded(plan.update.name).tagIds).toHaveLength(finalTags().length);
+            }
+        });
+
+        test("a list with an include the service does not know: 400, the client's own error for it", () => {
+            const { result, exchanges } = call("projects.list(invalid include)");
+            expect(exchanges[0]!.status).toBe(400);
+            if (spec.name === "go-tfe") expect(result).toEqual({ error: "ErrInvalidIncludeValue" });
+            else expect(result.message.toLowerCase()).toContain("include parameter");
+        });
+
+        test("a workspace list by tag answers the workspaces of the projects that have it (a workspace inherits its project's tags)", () => {
+            const { result, exchanges } = call("workspaces.list(tag bindings filter)");
+            expect(result.names).toEqual(["legacy-app", "web-app"]);
+            const query = new URL(exchanges[0]!.url).searchParams;
+            expect(query.get("filter[tagged][0][key]")).toBe("owner");
+            expect(query.get("filter[tagged][0][value]")).toBe("ops");
         });
     });
 

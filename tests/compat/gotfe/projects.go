@@ -1,7 +1,7 @@
 // The project, tag-binding, workspace and /vars calls of go-tfe (issue 6): Projects (create with tag
-// bindings, read, update, list with a search, a name filter and pages, tag bindings, effective tag bindings,
-// delete), Workspaces (read by id and by name, update, move through an update's project, effective tag
-// bindings, delete), and the standalone /vars endpoints, which go-tfe has no service for: those go through
+// bindings, read, update, list with a search, a name filter and pages, with tag filters and with the effective
+// tag bindings included, tag bindings, effective tag bindings, delete), Workspaces (read by id and by name,
+// update, move through an update's project, effective tag bindings, list with tag filters, delete), and the standalone /vars endpoints, which go-tfe has no service for: those go through
 // the client's own NewRequest with its jsonapi encoding and its Variable type, as a go-tfe user would make
 // them. Every value the calls send comes from the parameters, so the test that judges the report is the one
 // place that states them.
@@ -72,6 +72,13 @@ type projectsPlan struct {
 		UpdateHCL   bool         `json:"updateHcl"`
 	} `json:"vars"`
 	DeleteWorkspaceID string `json:"deleteWorkspaceId"`
+	// TagFilter is the TagBindings of a project list (a binding with an empty value filters by key alone);
+	// KeyTagFilter the key of a list by one key; WorkspaceTagFilter the TagBindings of a workspace list.
+	TagFilter          []tag  `json:"tagFilter"`
+	KeyTagFilter       string `json:"keyTagFilter"`
+	WorkspaceTagFilter []tag  `json:"workspaceTagFilter"`
+	// InvalidInclude is an include the project list does not know.
+	InvalidInclude string `json:"invalidInclude"`
 }
 
 // varCreate is the body of POST /vars: go-tfe's VariableCreateOptions plus the workspace relationship that
@@ -208,6 +215,46 @@ func runProjects(r *Runner) {
 		return effectiveTagResults(bindings), nil
 	})
 
+	listNames := func(options *tfe.ProjectListOptions) (any, error) {
+		list, err := r.Client.Projects.List(ctx, plan.Organization, options)
+		if err != nil {
+			return nil, err
+		}
+		names := []string{}
+		for _, project := range list.Items {
+			names = append(names, project.Name)
+		}
+		sort.Strings(names)
+		return map[string]any{"names": names, "pages": []map[string]any{paginationResult(list.Pagination, len(list.Items))}}, nil
+	}
+	r.Call("projects.list(tag bindings filter)", nil, func() (any, error) {
+		return listNames(&tfe.ProjectListOptions{TagBindings: tagBindings(plan.TagFilter)})
+	})
+	r.Call("projects.list(tag key filter)", nil, func() (any, error) {
+		return listNames(&tfe.ProjectListOptions{TagBindings: []*tfe.TagBinding{{Key: plan.KeyTagFilter}}})
+	})
+	r.Call("projects.list(q, include effective tag bindings)", nil, func() (any, error) {
+		list, err := r.Client.Projects.List(ctx, plan.Organization, &tfe.ProjectListOptions{
+			Query:   plan.Search,
+			Include: []tfe.ProjectIncludeOpt{tfe.ProjectEffectiveTagBindings},
+		})
+		if err != nil {
+			return nil, err
+		}
+		projects := []map[string]any{}
+		for _, project := range list.Items {
+			projects = append(projects, map[string]any{"name": project.Name, "tags": effectiveTagResults(project.EffectiveTagBindings)})
+		}
+		sort.Slice(projects, func(i, j int) bool { return fmt.Sprint(projects[i]["name"]) < fmt.Sprint(projects[j]["name"]) })
+		return projects, nil
+	})
+	r.Call("projects.list(invalid include)", nil, func() (any, error) {
+		_, err := r.Client.Projects.List(ctx, plan.Organization, &tfe.ProjectListOptions{
+			Include: []tfe.ProjectIncludeOpt{tfe.ProjectIncludeOpt(plan.InvalidInclude)},
+		})
+		return expectError(err, tfe.ErrInvalidIncludeValue, "ErrInvalidIncludeValue")
+	})
+
 	ws := plan.Workspace
 	r.Call("workspaces.readByID", nil, func() (any, error) {
 		workspace, err := r.Client.Workspaces.ReadByID(ctx, ws.ID)
@@ -277,6 +324,20 @@ func runProjects(r *Runner) {
 			return nil, err
 		}
 		return effectiveTagResults(bindings), nil
+	})
+
+	// After the moves: the workspaces now in the created project carry its tags.
+	r.Call("workspaces.list(tag bindings filter)", nil, func() (any, error) {
+		list, err := r.Client.Workspaces.List(ctx, plan.Organization, &tfe.WorkspaceListOptions{TagBindings: tagBindings(plan.WorkspaceTagFilter)})
+		if err != nil {
+			return nil, err
+		}
+		names := []string{}
+		for _, workspace := range list.Items {
+			names = append(names, workspace.Name)
+		}
+		sort.Strings(names)
+		return map[string]any{"names": names, "pages": []map[string]any{paginationResult(list.Pagination, len(list.Items))}}, nil
 	})
 
 	createVar := func(name string, v workspaceVar) string {

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytfe
 from pytfe import TFEClient
-from pytfe.errors import NotFound
+from pytfe.errors import NotFound, TFEError
 from pytfe.models import (
     NoCodeModuleCreateOptions,
     NoCodeModuleIncludeOpt,
@@ -39,6 +39,7 @@ from pytfe.models import (
     ProjectListOptions,
     ProjectUpdateOptions,
     TagBinding,
+    WorkspaceListOptions,
     WorkspaceUpdateOptions,
 )
 from pytfe.models.variable import CategoryType
@@ -486,6 +487,41 @@ def run_projects(r: Runner) -> None:
         lambda: effective_tag_results(projects.list_effective_tag_bindings(state["project"])),
     )
 
+    # pytfe's tag filter is a dict of key to value; an empty value filters by the key alone.
+    def list_names(options: ProjectListOptions) -> Any:
+        return {"names": sorted(project.name for project in projects.list(p["organization"], options))}
+
+    r.call(
+        "projects.list(tag bindings filter)",
+        None,
+        lambda: list_names(ProjectListOptions(tags={t["key"]: t["value"] for t in p["tagFilter"]})),
+    )
+    r.call("projects.list(tag key filter)", None, lambda: list_names(ProjectListOptions(tags={p["keyTagFilter"]: ""})))
+
+    # pytfe 1.5 sends the include but does not read `included` in a list: what it decodes is the projects,
+    # and the relationship data it keeps raw.
+    def list_included() -> Any:
+        listed = projects.list(p["organization"], ProjectListOptions(query=p["search"], include=["effective_tag_bindings"]))
+        result = [
+            {
+                "name": project.name,
+                "tagIds": [item["id"] for item in project.relationships["effective-tag-bindings"]["data"]],
+            }
+            for project in listed
+        ]
+        return sorted(result, key=lambda item: item["name"])
+
+    r.call("projects.list(q, include effective tag bindings)", None, list_included)
+
+    def list_invalid_include() -> Any:
+        try:
+            list(projects.list(p["organization"], ProjectListOptions(include=[p["invalidInclude"]])))
+        except TFEError as error:
+            return {"error": type(error).__name__, "message": str(error)}
+        raise AssertionError("expected an error, the call succeeded")
+
+    r.call("projects.list(invalid include)", None, list_invalid_include)
+
     ws = p["workspace"]
     r.call("workspaces.readByID", None, lambda: workspace_result(workspaces.read_by_id(ws["id"])))
     r.call(
@@ -539,6 +575,20 @@ def run_projects(r: Runner) -> None:
         "workspaces.listEffectiveTagBindings",
         None,
         lambda: effective_tag_results(workspaces.list_effective_tag_bindings(ws["id"])),
+    )
+
+    # After the moves: the workspaces now in the created project carry its tags.
+    r.call(
+        "workspaces.list(tag bindings filter)",
+        None,
+        lambda: {
+            "names": sorted(
+                workspace.name
+                for workspace in workspaces.list(
+                    p["organization"], WorkspaceListOptions(tag_bindings=tags(p["workspaceTagFilter"]))
+                )
+            )
+        },
     )
 
     def create_var(name: str, v: dict[str, Any], output: str) -> None:
