@@ -20,6 +20,7 @@ import {
     type ProviderHost,
 } from "../support/providerHost";
 import { startTestServer, type TestServer } from "../support/server";
+import { acmeReader } from "./serviceReader";
 
 const EXAMPLE_DIR = path.join(REPO_ROOT, "examples", "no-code");
 const DEMO_SEED_PATH = path.join(REPO_ROOT, "examples", "seed.json");
@@ -253,18 +254,7 @@ describe("examples/no-code deployed against the demo seed through the provider h
         await host?.close();
     });
 
-    const get = async (pathname: string) => {
-        const response = await server.request("GET", pathname, { token: DEMO_TOKEN });
-        expect(response.status).toBe(200);
-        return response.body;
-    };
-    const workspaceNamed = async (name: string) => (await get(`/organizations/acme/workspaces/${name}`)).data;
-    const varsOf = async (workspaceName: string) =>
-        Object.fromEntries(
-            ((await get(`/vars?filter%5Bworkspace%5D%5Bname%5D=${workspaceName}&filter%5Borganization%5D%5Bname%5D=acme`)).data as Array<{
-                attributes: Record<string, unknown>;
-            }>).map((v) => [v.attributes.key as string, v.attributes]),
-        );
+    const { get, workspaceNamed, varsOf } = acmeReader(() => server, DEMO_TOKEN);
 
     test("pulumi up: every resource checks and creates, and the service holds what the program says", async () => {
         // A resource registers only once the ids it needs are known, so registration order is a valid

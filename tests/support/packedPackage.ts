@@ -178,7 +178,9 @@ async function buildIfStale(): Promise<void> {
 
 /** Hash of every file `npm pack` may take from either package (`server/` holds the server's). */
 function hashPackInputs(): string {
-    const hash = createHash("sha256");
+    // The repository too: a cached program links the dependencies of the repository that packed it, and
+    // another clone with the same files (a CI rehearsal in /tmp, since deleted) must not reuse its links.
+    const hash = createHash("sha256").update(REPO_ROOT).update("\0");
     const visit = (relative: string): void => {
         const absolute = path.join(REPO_ROOT, relative);
         if (!fs.existsSync(absolute)) return;
