@@ -22,7 +22,6 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import { isIP } from "node:net";
-import { pathToFileURL } from "node:url";
 import * as zlib from "node:zlib";
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from "axios";
 // CommonJS, no typings of its own: its one function, typed here.
@@ -197,56 +196,35 @@ function isLoopback(hostname: string): boolean {
     return false;
 }
 
-/** The part of the agents' constructors the client uses. */
-type ProxyAgentClass = new (proxy: URL, options: http.AgentOptions) => http.Agent;
-
 /**
  * {@link nodeHttpAdapter} through `proxy` for requests to an address of `protocol`: the agent of
  * `http-proxy-agent` for `http:` (the proxy gets absolute-URI requests), of `https-proxy-agent` for `https:`
  * (a `CONNECT` tunnel; TLS to the service, checked against its name, inside it). Credentials in the proxy
  * URL (`http://user:password@proxy:3128`) are sent as `Proxy-Authorization: Basic`. One keep-alive agent
- * per client, made at the first request: the agents are ES modules, loaded only when a proxy is used.
+ * per client, made at the first request.
  */
 export function proxiedAdapter(proxy: URL, protocol: string): HttpAdapter {
     const tunnel = protocol === "https:";
-    let agent: Promise<http.Agent> | undefined;
-    return async (config) => {
-        // A failed load is tried again by the next request rather than remembered.
-        agent ??= proxyAgentClass(tunnel).then(
-            (Agent) => new Agent(proxy, { keepAlive: true }),
-            (error: unknown) => {
-                agent = undefined;
-                throw error;
-            },
-        );
-        const resolved = await agent;
-        if (tunnel) config.httpsAgent = resolved;
-        else config.httpAgent = resolved;
+    let agent: http.Agent | undefined;
+    return (config) => {
+        agent ??= proxyAgent(proxy, tunnel);
+        if (tunnel) config.httpsAgent = agent;
+        else config.httpAgent = agent;
         return nodeHttpAdapter(config);
     };
 }
 
 /**
- * The agent class, from an ES module: `require` loads it on Node 20.19 and later; before that, `require`
- * of an ES module fails with `ERR_REQUIRE_ESM`, and it is imported instead.
+ * A keep-alive agent through `proxy`. The agents' packages are loaded here, on first use: a client without
+ * a proxy never loads them. They are the CommonJS line (7.x, as npm's own agent uses): the later, ES-module
+ * releases cannot be `require`d inside Jest or before Node 20.19, so a user's Jest test of a program using
+ * this client behind a proxy failed to load them.
  */
-async function proxyAgentClass(tunnel: boolean): Promise<ProxyAgentClass> {
-    const [name, exported] = tunnel ? ["https-proxy-agent", "HttpsProxyAgent"] : ["http-proxy-agent", "HttpProxyAgent"];
-    let loaded: Record<string, unknown>;
-    try {
-        loaded = require(name) as Record<string, unknown>;
-    } catch (error) {
-        if ((error as { code?: unknown }).code !== "ERR_REQUIRE_ESM") throw error;
-        loaded = (await importModule(pathToFileURL(require.resolve(name)).href)) as Record<string, unknown>;
+function proxyAgent(proxy: URL, tunnel: boolean): http.Agent {
+    if (tunnel) {
+        const { HttpsProxyAgent } = require("https-proxy-agent") as typeof import("https-proxy-agent");
+        return new HttpsProxyAgent(proxy, { keepAlive: true });
     }
-    return loaded[exported] as ProxyAgentClass;
+    const { HttpProxyAgent } = require("http-proxy-agent") as typeof import("http-proxy-agent");
+    return new HttpProxyAgent(proxy, { keepAlive: true });
 }
-
-/**
- * A real `import()`: TypeScript turns `import()` into `require` in CommonJS output, which is what failed.
- * Built once, on first use only.
- */
-let importModule = (specifier: string): Promise<unknown> => {
-    importModule = new Function("specifier", "return import(specifier)") as (specifier: string) => Promise<unknown>;
-    return importModule(specifier);
-};

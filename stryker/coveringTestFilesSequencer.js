@@ -83,7 +83,18 @@ class CoveringTestFilesSequencer extends Sequencer {
             const names = byFile.get(test.path);
             return names === undefined || names.some((name) => matches.test(name));
         });
-        return super.sort(kept.length > 0 ? kept : tests);
+        return this.#quickestFirst(kept.length > 0 ? kept : tests);
+    }
+
+    /**
+     * A mutant's run stops at its first failing test, so the order is the reverse of Jest's (which runs the
+     * longest files first to keep its workers busy): a file that failed in the last run first (it likely kills
+     * this mutant's neighbour too), then the quickest files, then those with no timing yet.
+     */
+    #quickestFirst(tests) {
+        const ordered = super.sort(tests);
+        const rank = (test) => (this.hasFailed(test) ? 0 : test.duration == null ? 2 : 1);
+        return ordered.sort((a, b) => rank(a) - rank(b) || (a.duration ?? 0) - (b.duration ?? 0));
     }
 }
 

@@ -2,13 +2,14 @@
  * The Jest configuration of mutation testing (`npm run mutation`, see `stryker.config.mjs`): the project's
  * own (`jest.config.js`), limited to the tests that run the code in this process (a mutant lives only in
  * Stryker's instrumented copy of the sources; a test that runs `dist/` or a child process cannot see it),
- * plus two pieces that make a mutant cost the few test files that cover it instead of all of them:
+ * plus three pieces that make a mutant cost the few test files that cover it instead of all of them:
  *
  * - `testNamesEnvironment.js` records, for each test file, the full names of its tests (during Stryker's
  *   first, complete run);
  * - `coveringTestFilesSequencer.js` keeps, for each mutant, only the files holding a test whose name
  *   matches the pattern Stryker asks Jest for (the tests that cover the mutant, from its per-test coverage).
- *   Jest would otherwise load every related test file (about half a second each) to find no test to run.
+ *   Jest would otherwise load every related test file (about half a second each) to find no test to run;
+ * - `stopAfterFailureRunner.js` loads no further file once a test failed (the mutant is killed).
  *
  * Jest hands a sequencer no `testNamePattern`; {@link captureTestNamePattern} passes it over from `runCLI`.
  * This file is loaded in each Stryker worker before its first Jest run, so that is where it is installed.
@@ -45,6 +46,8 @@ module.exports = {
     // An absolute path: Stryker loads the environment itself (wrapped for its per-test coverage).
     testEnvironment: path.join(__dirname, "testNamesEnvironment.js"),
     testSequencer: path.join(__dirname, "coveringTestFilesSequencer.js"),
+    // In a mutant's run, the files after its first failing test are not loaded (see the file).
+    runner: path.join(__dirname, "stopAfterFailureRunner.js"),
     // One Jest per Stryker worker, and `concurrency` workers: no further workers of Jest's own.
     maxWorkers: 1,
 };

@@ -1,9 +1,9 @@
 /**
  * The client behind a proxy from the environment, as a pipeline behind a corporate proxy runs it: the built
  * `dist/sdk` in a child process (run `npm run build` before running this file alone), so the environment is
- * read as a user's process reads it and the agents load as Node loads them (ES modules, `require`d on Node
- * 20.19 and later, imported before that: `--no-experimental-require-module` makes Node refuse the
- * `require`). The proxy is real and tiny: a `node:http` server that forwards absolute-URI requests and opens
+ * read as a user's process reads it and the agents load as Node loads them (also with
+ * `--no-experimental-require-module`, as Node before 20.19 runs); and the sources inside Jest, as a user's
+ * own Jest test of a program using the client runs them. The proxy is real and tiny: a `node:http` server that forwards absolute-URI requests and opens
  * `CONNECT` tunnels, recording what it was asked. The service is the real local service, reached as
  * `wos.test` (only the proxy and, for the direct cases, the child's resolver know that name: a request that
  * reached the service under it went where this test says); `https:` goes through a TLS front with a
@@ -16,6 +16,7 @@ import * as net from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as tls from "node:tls";
+import { WosClient, WosError } from "../../sdk";
 import { startTestServer, type TestServer } from "../support/server";
 import { TOKENS } from "../support/seed";
 
@@ -254,11 +255,53 @@ describe("HTTP_PROXY and HTTPS_PROXY", () => {
         expect(proxyLog).toEqual([]);
     });
 
-    test("without --experimental-require-module (Node before 20.19) the agents are imported and proxying works the same", async () => {
+    test("without --experimental-require-module (Node before 20.19) the agents load and proxying works the same", async () => {
         const options = ["--no-experimental-require-module"];
         expect(await runClient({ WOS_ADDRESS: httpAddress(), HTTP_PROXY: proxyUrl() }, options)).toEqual({ lists: [ACME, ACME] });
         expect(await runClient({ WOS_ADDRESS: httpsAddress(), HTTPS_PROXY: proxyUrl() }, options)).toEqual({ lists: [ACME, ACME] });
         expect(proxyLog.map(({ method }) => method)).toEqual(["GET", "GET", "CONNECT"]);
+    });
+});
+
+describe("inside Jest (a user's own test of a program using the client)", () => {
+    /** Runs `work` with these proxy variables in this process's environment (the others removed), then restores it. */
+    async function withProxyEnvironment<T>(env: Record<string, string>, work: () => Promise<T>): Promise<T> {
+        const saved = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]));
+        for (const name of PROXY_VARIABLES) delete process.env[name];
+        Object.assign(process.env, env);
+        try {
+            return await work();
+        } finally {
+            for (const [name, value] of Object.entries(saved)) {
+                if (value === undefined) delete process.env[name];
+                else process.env[name] = value;
+            }
+        }
+    }
+
+    test("an http: address goes through HTTP_PROXY: the agent loads in Jest's module registry", async () => {
+        const lists = await withProxyEnvironment({ HTTP_PROXY: proxyUrl() }, async () => {
+            const client = new WosClient({ address: httpAddress(), token: TOKENS.owners, maxRetries: 0 });
+            const page = await client.projects.list("acme", { pageSize: 100 });
+            return page.items.map((project) => project.name).sort();
+        });
+        expect(lists).toEqual(ACME);
+        expect(proxyLog.map(({ method, target }) => [method, target])).toEqual([["GET", `http://wos.test:${servicePort}${LIST_PATH}`]]);
+    });
+
+    test("an https: address is tunnelled through HTTPS_PROXY: the tunnelling agent loads too (a refused CONNECT shows it ran)", async () => {
+        proxyCredentials = "alice:right-password";
+        const error = await withProxyEnvironment({ HTTPS_PROXY: proxyUrl("alice:wrong-pass-77d1") }, async () => {
+            const client = new WosClient({ address: httpsAddress(), token: TOKENS.owners, maxRetries: 0 });
+            return client.projects.list("acme").then(
+                () => undefined,
+                (failure: unknown) => failure,
+            );
+        });
+        expect(error).toBeInstanceOf(WosError);
+        expect(error).toMatchObject({ status: 407 });
+        expect(proxyLog.map(({ method, target }) => [method, target])).toEqual([["CONNECT", `wos.test:${tlsPort}`]]);
+        expect(JSON.stringify(error)).not.toContain("wrong-pass-77d1");
     });
 });
 
