@@ -24,6 +24,7 @@ import {
 } from "./model";
 import { wireAttributes, segment, type Query, type Transport } from "./transport";
 import { requireId } from "./errors";
+import { taggedOptionRule, taggedQuery } from "./tagFilter";
 
 export type { ProjectList, ListLinks } from "./model";
 
@@ -109,6 +110,8 @@ export function projectListOptionsSchema() {
         canUpdate: z.literal(true).optional(),
         /** `name` ascending or `-name` descending; default creation order. */
         sort: z.enum(["name", "-name"]).optional(),
+        /** Only projects bound to every one of these tags (key to value; `""` matches any value of the key). */
+        tagged: taggedOptionRule().optional(),
     });
 }
 
@@ -200,6 +203,7 @@ export class Projects {
             "filter[permissions][create-workspace]": valid.canCreateWorkspace,
             "filter[permissions][update]": valid.canUpdate,
             sort: valid.sort,
+            ...taggedQuery(valid.tagged),
         };
         return this.#transport.request({
             method: "GET",

@@ -24,6 +24,7 @@ import {
 } from "./model";
 import { segment, wireAttributes, type Query, type Transport } from "./transport";
 import { requireId } from "./errors";
+import { taggedOptionRule, taggedQuery } from "./tagFilter";
 
 export type { WorkspaceList } from "./model";
 
@@ -88,6 +89,8 @@ export function workspaceListOptionsSchema() {
         projectId: idOptionRule("a project id").optional(),
         /** `name` ascending or `-name` descending; default creation order. */
         sort: z.enum(["name", "-name"], { error: "must be 'name' or '-name'" }).optional(),
+        /** Only workspaces of projects bound to every one of these tags (key to value; `""` matches any value of the key). */
+        tagged: taggedOptionRule().optional(),
     });
 }
 
@@ -185,6 +188,7 @@ export class Workspaces {
             "search[name]": valid.search,
             "filter[project][id]": valid.projectId,
             sort: valid.sort,
+            ...taggedQuery(valid.tagged),
         };
         return this.#transport.request({
             method: "GET",
