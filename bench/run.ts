@@ -7,6 +7,8 @@
  * Areas (`BENCH_AREAS`, comma-separated; default all, in this order):
  * - `list`: the project list at growing sizes (`bench/scale.ts`);
  * - `throughput`: requests a second of a show and a list page beside a bare Fastify route (`bench/scale.ts`);
+ * - `statement`: the search's SQL statement timed inside the service's request and in a warm loop, in this
+ *   process (`bench/searchStatement.ts`): why the search misses its floor target;
  * - `sdk`: an SDK create beside the same requests over plain keep-alive HTTP (`bench/sdk.ts`);
  * - `provider`: projects through the real provider host beside the thinnest provider and a raw replay
  *   (`bench/provider.ts`);
@@ -18,7 +20,8 @@
  * sent first and not counted), `BENCH_LIST_BUDGET_MS` (30000: the most one list figure may take once it has
  * 20 samples), `BENCH_CONNECTIONS` (8), `BENCH_LOAD_MS` (3000), `BENCH_SDK_CREATES`
  * (400), `BENCH_PROVIDER_RESOURCES` (500), `BENCH_PROVIDER_IN_FLIGHT` (10), `BENCH_PROVIDER_ROUNDS` (2),
- * `BENCH_PROJECTS` (1000), `BENCH_VARIABLES` (500), `BENCH_UPGRADES` (5). A quick run:
+ * `BENCH_STATEMENT_SIZE` (10000), `BENCH_STATEMENT_SAMPLES` (3000), `BENCH_PROJECTS` (1000), `BENCH_VARIABLES`
+ * (500), `BENCH_UPGRADES` (5). A quick run:
  * `BENCH_SCALES=1000,10000 BENCH_PROVIDER_RESOURCES=100 BENCH_LIST_SAMPLES=50 npm run bench`.
  *
  * Every service runs as its own process through the real CLI (`dist/server/main.js`) on a file database,
@@ -32,9 +35,10 @@ import { benchProvider } from "./provider";
 import { benchRequests } from "./requests";
 import { benchScale } from "./scale";
 import { benchSdk } from "./sdk";
+import { benchSearchStatement } from "./searchStatement";
 import { envList, startServerProcess, writeSeed, type ServerProcess } from "./support";
 
-const AREAS = ["list", "throughput", "sdk", "provider", "requests", "basic"] as const;
+const AREAS = ["list", "throughput", "statement", "sdk", "provider", "requests", "basic"] as const;
 type Area = (typeof AREAS)[number];
 
 /** Runs `work` against a service of its own on a fresh file database (seeded), then stops it. */
@@ -66,6 +70,7 @@ async function main(): Promise<void> {
     if (picked("list") || picked("throughput")) {
         await benchScale({ sizes: picked("list") ? sizes : [], list: picked("list"), throughputSizes: picked("throughput") ? throughputSizes : [] });
     }
+    if (picked("statement")) await benchSearchStatement();
     if (picked("sdk")) await withFreshServer([], benchSdk);
     if (picked("provider")) await withFreshServer([], benchProvider);
     // Short plan steps: the table counts an upgrade's requests, not its wait.

@@ -10,7 +10,7 @@
  */
 const DefaultRunner = require("jest-runner").default;
 const { createEmptyTestResult } = require("@jest/test-result");
-const { currentRun } = require("./coveringTestFilesSequencer");
+const { currentRun, recordKill } = require("./coveringTestFilesSequencer");
 
 /** Whether this process runs a mutant now (Stryker sets the variable for a mutant's run only). */
 function inMutantRun() {
@@ -66,6 +66,7 @@ class StopAfterFailureRunner extends DefaultRunner {
                 await this.#emit("test-file-success", [test, notLoadedResult(test.path)]);
             } else {
                 await super.runTests([test], watcher, options);
+                if (currentRun().failed) recordKill(test.path);
             }
         }
     }
