@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import {
     booleanRule,
+    checkAgentPool,
     executionModeRule,
     moduleVariableNameRule,
     moduleVariableTypeRule,
@@ -178,16 +179,7 @@ export function noCodeWorkspaceCreateOptionsSchema() {
             /** The workspace's vars; every required variable of the pinned version as an `infra` var. */
             vars: noCodeWorkspaceVarListSchema().optional(),
         })
-        .superRefine((options, context) => {
-            // The execution rule of `api.md`: a pool exactly when the mode is `agent` (the default is `remote`).
-            const mode = options.executionMode ?? "remote";
-            if (mode === "agent" && options.agentPoolId === undefined) {
-                context.addIssue({ code: "custom", message: "is required when executionMode is 'agent'", path: ["agentPoolId"] });
-            }
-            if (mode === "remote" && options.agentPoolId !== undefined) {
-                context.addIssue({ code: "custom", message: "must not be given when executionMode is 'remote'", path: ["agentPoolId"] });
-            }
-        });
+        .superRefine(checkAgentPool);
 }
 
 /**

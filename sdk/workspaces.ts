@@ -8,6 +8,7 @@
 import { z } from "zod";
 import {
     booleanRule,
+    checkAgentPool,
     executionModeRule,
     listDocumentSchema,
     singleDocumentSchema,
@@ -57,16 +58,7 @@ export function workspaceCreateOptionsSchema() {
             /** A URL of that application. */
             sourceUrl: workspaceSourceUrlRule().optional(),
         })
-        .superRefine((options, context) => {
-            // The execution rule of the service: a pool exactly when the mode is `agent` (the default is `remote`).
-            const mode = options.executionMode ?? "remote";
-            if (mode === "agent" && options.agentPoolId === undefined) {
-                context.addIssue({ code: "custom", message: "is required when executionMode is 'agent'", path: ["agentPoolId"] });
-            }
-            if (mode === "remote" && options.agentPoolId !== undefined) {
-                context.addIssue({ code: "custom", message: "must not be given when executionMode is 'remote'", path: ["agentPoolId"] });
-            }
-        });
+        .superRefine(checkAgentPool);
 }
 
 /**

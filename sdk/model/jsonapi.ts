@@ -49,12 +49,11 @@ export function errorDocumentSchema() {
 }
 
 /**
- * `{ data: {id, type}, links: {related} }`, a to-one relationship. `type` names the resource type the
- * relationship points at, for the reader: it is not enforced, because response parsing is non-strict (the
- * hosted service spells some types differently, e.g. `project` and `projects`).
+ * `{ data: {id, type}, links: {related} }`, a to-one relationship. The `type` of `data` is read but not
+ * checked against the type the relationship points at, because response parsing is non-strict (the hosted
+ * service spells some types differently, e.g. `project` and `projects`).
  */
-export function toOneRelationshipSchema(type?: string) {
-    void type;
+export function toOneRelationshipSchema() {
     return z.object({
         data: z.object({ id: z.string(), type: z.string() }).nullable().optional(),
         links: z.object({ related: z.string().optional() }).optional(),
@@ -118,6 +117,66 @@ export function paginationFromWire(wire: z.output<ReturnType<typeof paginationSc
         totalPages: wire["total-pages"],
         /** How many items there are on all pages. */
         totalCount: wire["total-count"],
+    };
+}
+
+/**
+ * Wire shape of a page of a list that counts its items (projects, workspaces): `data`, the page's `links`,
+ * and `meta` with `pagination` and `status-counts` (`total`: what the caller sees; `matching`: what the
+ * filters kept). `statusCounts` is how the counts are read: {@link statusCountsSchema}, or a lenient form of it.
+ */
+export function countedListDocumentSchema<T extends z.ZodType, C extends z.ZodType<StatusCounts | undefined>>(resource: T, statusCounts: C) {
+    return z.object({
+        data: z.array(resource),
+        links: listLinksSchema(),
+        meta: z.object({ "status-counts": statusCounts, pagination: paginationSchema() }),
+    });
+}
+
+/** `meta.status-counts` of a counted list, optional (an answer without it is not refused). */
+export function statusCountsSchema() {
+    return z
+        .object({
+            /** Items of the organization that the caller sees. */
+            total: z.number(),
+            /** Those of them that the filters kept. */
+            matching: z.number(),
+        })
+        .optional();
+}
+
+/**
+ * The counts of a counted list in client terms.
+ *
+ * @interface
+ */
+export type StatusCounts = { total: number; matching: number };
+
+/**
+ * A page of a counted list ({@link countedListDocumentSchema}) in client terms, each item made by `fromWire`:
+ * the items, {@link Pagination}, the links, and `statusCounts` when the answer had them.
+ */
+export function countedPageFromWire<W, T>(
+    document: { data: W[]; links: ListLinks; meta: { "status-counts"?: StatusCounts; pagination: z.output<ReturnType<typeof paginationSchema>> } },
+    fromWire: (item: W) => T,
+) {
+    const statusCounts = document.meta["status-counts"];
+    return {
+        /** The items of this page. */
+        items: document.data.map(fromWire),
+        /** Where this page is among all of them, and how many there are. */
+        pagination: paginationFromWire(document.meta.pagination),
+        /** Absolute URLs of this, the first, previous, next and last page; `prev`/`next` are `null` at the ends. */
+        links: document.links,
+        ...(statusCounts !== undefined && {
+            /** `total`: items of the organization the caller sees; `matching`: those the filters kept. */
+            statusCounts: {
+                /** Items of the organization that the caller sees. */
+                total: statusCounts.total,
+                /** Those of them that the filters kept. */
+                matching: statusCounts.matching,
+            },
+        }),
     };
 }
 

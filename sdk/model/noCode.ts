@@ -275,8 +275,8 @@ export function noCodeModuleResourceSchema() {
         }),
         relationships: z
             .object({
-                organization: toOneRelationshipSchema("organizations").optional(),
-                "registry-module": toOneRelationshipSchema("registry-modules").optional(),
+                organization: toOneRelationshipSchema().optional(),
+                "registry-module": toOneRelationshipSchema().optional(),
                 "variable-options": z
                     .object({ data: z.array(z.object({ id: z.string(), type: z.string() })).nullable().optional() })
                     .optional(),
@@ -296,7 +296,7 @@ export function variableOptionsResourceSchema() {
             "variable-type": z.string(),
             options: z.array(z.string()).nullable().optional(),
         }),
-        relationships: z.object({ "no-code-allowed-module": toOneRelationshipSchema("no-code-allowed-modules").optional() }).optional(),
+        relationships: z.object({ "no-code-allowed-module": toOneRelationshipSchema().optional() }).optional(),
     });
 }
 
@@ -408,7 +408,7 @@ export function workspaceUpgradeResourceSchema() {
             status: z.string(),
             "plan-url": z.string().nullable().optional(),
         }),
-        relationships: z.object({ workspace: toOneRelationshipSchema("workspaces").optional() }).optional(),
+        relationships: z.object({ workspace: toOneRelationshipSchema().optional() }).optional(),
     });
 }
 

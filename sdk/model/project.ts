@@ -10,7 +10,7 @@ import {
     tagKeyRule,
     tagValueRule,
 } from "./rules";
-import { listLinksSchema, paginationFromWire, paginationSchema, toOneRelationshipSchema } from "./jsonapi";
+import { countedListDocumentSchema, countedPageFromWire, statusCountsSchema, toOneRelationshipSchema } from "./jsonapi";
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests
@@ -150,7 +150,7 @@ export function projectResourceSchema() {
         }),
         relationships: z
             .object({
-                organization: toOneRelationshipSchema("organizations").optional(),
+                organization: toOneRelationshipSchema().optional(),
             })
             .optional(),
         links: z.object({ self: z.string().optional() }).optional(),
@@ -230,40 +230,12 @@ export function projectFromWire(wire: z.output<ReturnType<typeof projectResource
 
 /** Wire shape of `GET /organizations/:org/projects`. */
 export function projectListDocumentSchema() {
-    return z.object({
-        data: z.array(projectResourceSchema()),
-        links: listLinksSchema(),
-        meta: z.object({
-            "status-counts": z
-                .object({
-                    /** Projects of the organization that the caller sees. */
-                    total: z.number(),
-                    /** Those of them that the filters kept. */
-                    matching: z.number(),
-                })
-                .optional(),
-            pagination: paginationSchema(),
-        }),
-    });
+    return countedListDocumentSchema(projectResourceSchema(), statusCountsSchema());
 }
 
 /** One page of the project list parsed into client terms ({@link ProjectList}). */
 export function projectListSchema() {
-    return projectListDocumentSchema().transform((document) => {
-        const statusCounts = document.meta["status-counts"];
-        return {
-            /** The projects of this page. */
-            items: document.data.map(projectFromWire),
-            /** Where this page is among all of them, and how many there are. */
-            pagination: paginationFromWire(document.meta.pagination),
-            /** Absolute URLs of this, the first, previous, next and last page; `prev`/`next` are `null` at the ends. */
-            links: document.links,
-            ...(statusCounts !== undefined && {
-                /** `total`: projects of the organization the caller sees; `matching`: those the filters kept. */
-                statusCounts,
-            }),
-        };
-    });
+    return projectListDocumentSchema().transform((document) => countedPageFromWire(document, projectFromWire));
 }
 
 /**

@@ -18,7 +18,7 @@ export function registryModuleResourceSchema() {
         }),
         relationships: z
             .object({
-                organization: toOneRelationshipSchema("organizations").optional(),
+                organization: toOneRelationshipSchema().optional(),
                 "no-code-modules": z
                     .object({ data: z.array(z.object({ id: z.string(), type: z.string() })).nullable().optional() })
                     .optional(),

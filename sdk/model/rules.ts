@@ -170,6 +170,20 @@ export function executionModeRule() {
     return z.enum(EXECUTION_MODES, { error: "must be 'remote' or 'agent'" });
 }
 
+/**
+ * The service's execution rule, for `.superRefine` of options with `executionMode` and `agentPoolId`: a pool
+ * exactly when the mode is `agent` (the default is `remote`); a breach is an issue of `agentPoolId`.
+ */
+export function checkAgentPool(options: { executionMode?: string; agentPoolId?: string }, context: z.RefinementCtx): void {
+    const mode = options.executionMode ?? "remote";
+    if (mode === "agent" && options.agentPoolId === undefined) {
+        context.addIssue({ code: "custom", message: "is required when executionMode is 'agent'", path: ["agentPoolId"] });
+    }
+    if (mode === "remote" && options.agentPoolId !== undefined) {
+        context.addIssue({ code: "custom", message: "must not be given when executionMode is 'remote'", path: ["agentPoolId"] });
+    }
+}
+
 /** Boolean with a message that names the rule. */
 export function booleanRule() {
     return z.boolean({ error: "must be true or false" });

@@ -84,7 +84,7 @@ export function variableResourceSchema() {
             sensitive: z.boolean().optional(),
             "version-id": z.string().optional(),
         }),
-        relationships: z.object({ configurable: toOneRelationshipSchema("workspaces").optional() }).optional(),
+        relationships: z.object({ configurable: toOneRelationshipSchema().optional() }).optional(),
         links: z.object({ self: z.string().optional() }).optional(),
     });
 }

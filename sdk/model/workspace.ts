@@ -12,7 +12,7 @@ import {
     workspaceSourceUrlRule,
     type ExecutionMode,
 } from "./rules";
-import { listLinksSchema, paginationFromWire, paginationSchema, toOneRelationshipSchema } from "./jsonapi";
+import { countedListDocumentSchema, countedPageFromWire, statusCountsSchema, toOneRelationshipSchema } from "./jsonapi";
 
 /**
  * Attributes of the hosted service's workspace update that a workspace here does not hold as settings. Each
@@ -198,10 +198,10 @@ export function workspaceResourceSchema() {
         }),
         relationships: z
             .object({
-                organization: toOneRelationshipSchema("organizations").optional(),
-                project: toOneRelationshipSchema("projects").optional(),
-                "agent-pool": toOneRelationshipSchema("agent-pools").optional(),
-                "no-code-module-version": toOneRelationshipSchema("no-code-module-versions").optional(),
+                organization: toOneRelationshipSchema().optional(),
+                project: toOneRelationshipSchema().optional(),
+                "agent-pool": toOneRelationshipSchema().optional(),
+                "no-code-module-version": toOneRelationshipSchema().optional(),
             })
             .optional(),
         links: z.object({ self: z.string().optional(), "self-html": z.string().optional() }).optional(),
@@ -262,48 +262,14 @@ export function workspaceFromWire(wire: z.output<ReturnType<typeof workspaceReso
 
 /** Wire shape of `GET /organizations/:org/workspaces`. */
 export function workspaceListDocumentSchema() {
-    return z.object({
-        data: z.array(workspaceResourceSchema()),
-        links: listLinksSchema(),
-        meta: z.object({
-            // The hosted service adds counts of current-run statuses here; only these two are read, and an
-            // answer without them is not refused.
-            "status-counts": z
-                .object({
-                    /** Workspaces of the organization that the caller sees. */
-                    total: z.number(),
-                    /** Those of them that the filters kept. */
-                    matching: z.number(),
-                })
-                .optional()
-                .catch(undefined),
-            pagination: paginationSchema(),
-        }),
-    });
+    // The hosted service adds counts of current-run statuses to `status-counts`; only `total` and `matching`
+    // are read, and an answer without them (or with counts of another shape) is not refused.
+    return countedListDocumentSchema(workspaceResourceSchema(), statusCountsSchema().catch(undefined));
 }
 
 /** One page of the workspace list parsed into client terms ({@link WorkspaceList}). */
 export function workspaceListSchema() {
-    return workspaceListDocumentSchema().transform((document) => {
-        const statusCounts = document.meta["status-counts"];
-        return {
-            /** The workspaces of this page. */
-            items: document.data.map(workspaceFromWire),
-            /** Where this page is among all of them, and how many there are. */
-            pagination: paginationFromWire(document.meta.pagination),
-            /** Absolute URLs of this, the first, previous, next and last page; `prev`/`next` are `null` at the ends. */
-            links: document.links,
-            ...(statusCounts !== undefined && {
-                /** `total`: workspaces of the organization the caller sees; `matching`: those the filters kept. */
-                statusCounts: {
-                    /** Workspaces of the organization that the caller sees. */
-                    total: statusCounts.total,
-                    /** Those of them that the filters kept. */
-                    matching: statusCounts.matching,
-                },
-            }),
-        };
-    });
+    return workspaceListDocumentSchema().transform((document) => countedPageFromWire(document, workspaceFromWire));
 }
 
 /**
