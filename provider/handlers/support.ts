@@ -177,11 +177,11 @@ export function checkObjectList(
         }
         for (const [name, field] of Object.entries(spec.fields)) {
             const fieldValue = fields[name];
-            if (isUnknown(fieldValue)) continue;
             if (fieldValue === undefined || fieldValue === null) {
                 if (field.required) failures.push({ property, reason: `${propertyPath(property, [index, name])} is required` });
                 continue;
             }
+            // An unknown field, or one with an unknown part (an option of a list), passes until it is known.
             if (containsUnknown(fieldValue)) continue;
             const result = field.rule.safeParse(fieldValue);
             if (!result.success) {
@@ -220,7 +220,11 @@ export function mapFromTags(tags: readonly { key: string; value: string }[]): Re
  */
 export function tagMapSignature(tags: unknown): unknown {
     if (typeof tags !== "object" || tags === null) return tags ?? null;
-    return Object.entries(tags as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const map = tags as Record<string, unknown>;
+    // The default sort orders by UTF-16 code units, as `<` does; keys of a map never repeat.
+    return Object.keys(map)
+        .sort()
+        .map((key) => [key, map[key]]);
 }
 
 /**
@@ -248,7 +252,8 @@ export function mayBeSameName(oldValue: unknown, newValue: unknown): boolean {
 
 /** `undefined`, `null` and `""` all mean "none" for optional text such as a description. */
 export function optionalText(value: unknown): unknown {
-    return value === undefined || value === null || value === "" ? null : value;
+    // `null` is already "none" and is answered as it is.
+    return value === undefined || value === "" ? null : value;
 }
 
 /**

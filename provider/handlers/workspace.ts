@@ -131,7 +131,15 @@ function checkExecution(failures: CheckFailure[], news: PropertyBag): void {
 // diff
 
 const asFlag = (value: unknown) => value ?? false;
-const asExecutionMode = (value: unknown) => value ?? "remote";
+
+/**
+ * The execution setting as one value, mode and pool together: the service holds a pool exactly when the
+ * mode is `agent` (and `check` asks the same of the inputs), so the two only ever change together and one
+ * PATCH sends both.
+ */
+function execution(props: PropertyBag): unknown[] {
+    return [props.executionMode ?? "remote", optionalText(props.agentPoolId)];
+}
 
 /** What an update has to do, decided from state and inputs alone. */
 interface UpdatePlan {
@@ -146,8 +154,7 @@ function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
     if (differs(olds.name, news.name)) attributes.add("name");
     if (differs(olds.description, news.description, optionalText)) attributes.add("description");
     if (differs(olds.autoApply, news.autoApply, asFlag)) attributes.add("autoApply");
-    if (differs(olds.executionMode, news.executionMode, asExecutionMode)) attributes.add("executionMode");
-    if (differs(olds.agentPoolId, news.agentPoolId, optionalText)) attributes.add("agentPoolId");
+    if (differs(execution(olds), execution(news))) attributes.add("execution");
     // No project in the program means "the one it is in": leaving it out never moves the workspace.
     return { move: news.projectId !== undefined && news.projectId !== null && differs(olds.projectId, news.projectId), attributes };
 }
@@ -202,6 +209,8 @@ async function findByName(client: WosClient, organization: string, name: string)
 export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
     const inputs = news as unknown as WorkspaceInputs;
     const client = clientFromCredentials();
+    // `null` means absent, as in `check`: the create request leaves such a setting to the service's default.
+    const projectId = inputs.projectId ?? undefined;
     return createRecoveringLostAnswer<Workspace>({
         what: describe(inputs),
         noun: "workspace",
@@ -209,17 +218,17 @@ export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
         create: () =>
             client.workspaces.create(inputs.organization, {
                 name: inputs.name,
-                ...(inputs.projectId !== undefined ? { projectId: inputs.projectId } : {}),
-                ...(inputs.description !== undefined ? { description: inputs.description } : {}),
-                ...(inputs.autoApply !== undefined ? { autoApply: inputs.autoApply } : {}),
-                ...(inputs.executionMode !== undefined ? { executionMode: inputs.executionMode } : {}),
-                ...(inputs.agentPoolId !== undefined ? { agentPoolId: inputs.agentPoolId } : {}),
+                projectId,
+                description: inputs.description ?? undefined,
+                autoApply: inputs.autoApply ?? undefined,
+                executionMode: inputs.executionMode ?? undefined,
+                agentPoolId: inputs.agentPoolId ?? undefined,
             }),
         findByUniqueName: () => findByName(client, inputs.organization, inputs.name),
-        couldBeMadeByThisCreate: (found) =>
-            found.sourceModuleId === null &&
-            found.source !== "tfe-module" &&
-            (inputs.projectId === undefined || found.projectId === "" || found.projectId === inputs.projectId),
+        // A workspace made from a no-code module has the source `tfe-module` (and names the module in
+        // `sourceModuleId`); the source alone tells it, so it is the one thing compared. Both services name a
+        // workspace's project in every answer: one in another project than asked for is someone else's.
+        couldBeMadeByThisCreate: (found) => found.source !== "tfe-module" && (projectId === undefined || found.projectId === projectId),
         // The create is one transaction, so the workspace should be as requested; one PATCH makes sure of it.
         finish: (found) =>
             client.workspaces.update(found.id, {
@@ -277,7 +286,7 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
                       ...(changed.has("name") ? { name: inputs.name } : {}),
                       ...(changed.has("description") ? { description: inputs.description ?? null } : {}),
                       ...(changed.has("autoApply") ? { autoApply: inputs.autoApply ?? false } : {}),
-                      ...(changed.has("executionMode") || changed.has("agentPoolId")
+                      ...(changed.has("execution")
                           ? { executionMode: inputs.executionMode ?? "remote", agentPoolId: inputs.agentPoolId ?? null }
                           : {}),
                   });
