@@ -4,20 +4,14 @@
  */
 import * as noCodeModule from "../../provider/handlers/noCodeModule";
 import { REGISTRY_MODULES } from "../support/seed";
-import { configureUnreachable, rejection, TOKEN, UNKNOWN, useServer } from "./helpers";
+import { configureUnreachable, rejection, TOKEN, UNKNOWN, useServer, checkFailures, checkedInputs } from "./helpers";
 
 const server = useServer();
 
 /** Inputs after `check`, as the host hands them to `create`. */
-async function checked(news: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await noCodeModule.check({}, news);
-    expect(result.failures).toEqual([]);
-    return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedInputs(noCodeModule, news);
 
-async function failuresOf(news: Record<string, unknown>): Promise<{ property: string; reason: string }[]> {
-    return ((await noCodeModule.check({}, news)).failures ?? []) as { property: string; reason: string }[];
-}
+const failuresOf = (news: Record<string, unknown>) => checkFailures(noCodeModule, news);
 
 /** The no-code module over raw HTTP, its sets included; `undefined` when it is gone. */
 async function rawModule(id: string): Promise<{ data: any; included: any[] } | undefined> {

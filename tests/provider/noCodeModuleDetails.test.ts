@@ -8,7 +8,7 @@
  */
 import * as noCodeModule from "../../provider/handlers/noCodeModule";
 import { REGISTRY_MODULES } from "../support/seed";
-import { rejection, TOKEN, UNKNOWN, useServer } from "./helpers";
+import { rejection, TOKEN, UNKNOWN, useServer, checkFailures, checkedInputs } from "./helpers";
 
 const server = useServer();
 
@@ -17,15 +17,9 @@ const valid = { organization: "acme", registryModuleId: REGISTRY_MODULES.bucket 
 const region = { variableName: "region", variableType: "string", options: ["eu-west-1", "us-east-1"] };
 
 /** Inputs after `check`, as the host hands them to `create` and `update`. */
-async function checked(news: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await noCodeModule.check({}, news);
-    expect(result.failures).toEqual([]);
-    return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedInputs(noCodeModule, news);
 
-async function failuresOf(news: Record<string, unknown>): Promise<{ property: string; reason: string }[]> {
-    return ((await noCodeModule.check({}, news)).failures ?? []) as { property: string; reason: string }[];
-}
+const failuresOf = (news: Record<string, unknown>) => checkFailures(noCodeModule, news);
 
 /** The no-code module over raw HTTP (attributes only); `undefined` when it is gone. */
 async function rawAttributes(id: string): Promise<Record<string, unknown> | undefined> {

@@ -8,7 +8,22 @@
 import * as noCodeWorkspace from "../../provider/handlers/noCodeWorkspace";
 import type { TestServer } from "../support/server";
 import { REGISTRY_MODULES, TOKENS } from "../support/seed";
-import { configureFor, configureUnreachable, projectsNamed, rejection, TOKEN, UNKNOWN, useServer } from "./helpers";
+import {
+    configureFor,
+    configureUnreachable,
+    projectsNamed,
+    rejection,
+    TOKEN,
+    UNKNOWN,
+    useServer,
+    checkFailures,
+    checkedInputs,
+    rawInitiateUpgrade,
+    rawUpgradeRun,
+    rawWorkspace,
+    captureUpgradeLog,
+    freshWorkspaceName,
+} from "./helpers";
 
 const previousPollMs = process.env.WOS_UPGRADE_POLL_MS;
 process.env.WOS_UPGRADE_POLL_MS = "10";
@@ -21,21 +36,10 @@ const server = useServer({ planStepMs: 20 });
 const AGENT_POOL = "apool-0000000000000001";
 
 /** Progress lines the upgrades wrote (instead of the Pulumi log), reset before each test. */
-const logLines: string[] = [];
-beforeEach(() => {
-    logLines.length = 0;
-    noCodeWorkspace.setUpgradeLogger((line) => logLines.push(line));
-});
-afterEach(() => {
-    noCodeWorkspace.setUpgradeLogger();
-});
+const logLines = captureUpgradeLog();
 
-let counter = 0;
-/** A workspace name no other test uses. */
-function uniqueWorkspaceName(prefix = "ncws"): string {
-    counter += 1;
-    return `${prefix}-${process.pid % 10000}-${counter}`;
-}
+/** A workspace name no other test of the file uses. */
+const uniqueWorkspaceName = (prefix = "ncws") => freshWorkspaceName(prefix);
 
 /**
  * Enables a registry module for no-code provisioning over raw HTTP (not through the code under test) and
@@ -80,13 +84,6 @@ async function projectId(target: TestServer, organization: string, name: string,
     return response.body.data[0].id;
 }
 
-/** The workspace over raw HTTP; `undefined` when it is gone. */
-async function rawWorkspace(target: TestServer, id: string, token: string = TOKEN): Promise<any | undefined> {
-    const response = await target.request("GET", `/workspaces/${id}`, { token });
-    if (response.status === 404) return undefined;
-    expect(response.status).toBe(200);
-    return response.body.data;
-}
 
 /** The status of `GET /organizations/:org/workspaces/:name`: 200 when a workspace holds the name, else 404. */
 async function nameStatus(target: TestServer, name: string, organization = "acme", token: string = TOKEN): Promise<number> {
@@ -104,32 +101,11 @@ async function rawVars(target: TestServer, workspaceName: string, organization =
     return Object.fromEntries(response.body.data.map((v: any) => [`${v.attributes.category}/${v.attributes.key}`, { id: v.id, ...v.attributes }]));
 }
 
-/** An upgrade run over raw HTTP. */
-async function rawRun(target: TestServer, moduleId: string, workspaceId: string, runId: string, token: string = TOKEN): Promise<any> {
-    const response = await target.request("GET", `/no-code-modules/${moduleId}/workspaces/${workspaceId}/upgrade/${runId}`, { token });
-    expect(response.status).toBe(200);
-    return response.body.data;
-}
 
-/** Starts an upgrade over raw HTTP (someone else's), answering the run. */
-async function rawInitiate(target: TestServer, moduleId: string, workspaceId: string, vars: Record<string, unknown>[]): Promise<any> {
-    const response = await target.request("POST", `/no-code-modules/${moduleId}/workspaces/${workspaceId}/upgrade`, {
-        token: TOKEN,
-        body: { data: { type: "workspaces", relationships: { vars: { data: vars.map((attributes) => ({ type: "vars", attributes })) } } } },
-    });
-    expect(response.status).toBe(200);
-    return response.body.data;
-}
 
-async function checked(news: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await noCodeWorkspace.check({}, news);
-    expect(result.failures).toEqual([]);
-    return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedInputs(noCodeWorkspace, news);
 
-async function failuresOf(news: Record<string, unknown>): Promise<{ property: string; reason: string }[]> {
-    return ((await noCodeWorkspace.check({}, news)).failures ?? []) as { property: string; reason: string }[];
-}
+const failuresOf = (news: Record<string, unknown>) => checkFailures(noCodeWorkspace, news);
 
 type Outputs = Record<string, any>;
 
@@ -563,7 +539,7 @@ describe("update", () => {
             lastUpgrade: run,
         });
         expect((await rawVars(server(), inputs.name as string))["infra/region"].value).toBe("us-east-1");
-        expect((await rawRun(server(), MODULE, created.id, run.id)).attributes.status).toBe("applied");
+        expect((await rawUpgradeRun(server(), MODULE, created.id, run.id)).attributes.status).toBe("applied");
 
         expect(logLines.some((line) => line.includes("pending") && line.includes(run.planUrl))).toBe(true);
         expect(logLines.some((line) => line.includes("planned") && line.includes(run.planUrl))).toBe(true);
@@ -588,7 +564,7 @@ describe("update", () => {
         const news = await checked({ ...inputs, vars: [region("us-east-1")] });
         const updated = await noCodeWorkspace.update(created.id, created.outs, news);
         expect(updated.outs!.lastUpgrade.status).toBe("planned_and_finished");
-        expect((await rawRun(server(), MODULE, created.id, updated.outs!.lastUpgrade.id)).attributes.status).toBe("planned_and_finished");
+        expect((await rawUpgradeRun(server(), MODULE, created.id, updated.outs!.lastUpgrade.id)).attributes.status).toBe("planned_and_finished");
         expect(logLines.some((line) => /nothing to apply/.test(line))).toBe(true);
         expect(logLines.some((line) => /confirmed/.test(line))).toBe(false);
         expect(updated.outs!.vars).toEqual([{ key: "region", value: "us-east-1", category: "infra", hcl: false, sensitive: false }]);
@@ -608,7 +584,7 @@ describe("update", () => {
         const vars = await rawVars(server(), inputs.name as string);
         expect(vars["infra/region"].value).toBe("eu-west-1");
         const runId = /run-[A-Za-z0-9]+/.exec(error.message)![0];
-        expect((await rawRun(server(), MODULE, created.id, runId)).attributes.status).toBe("errored");
+        expect((await rawUpgradeRun(server(), MODULE, created.id, runId)).attributes.status).toBe("errored");
         expect(logLines.some((line) => line.includes("errored"))).toBe(true);
 
         // The next `up` compares the same old state with the program and upgrades again.
@@ -927,7 +903,7 @@ describe("an earlier upgrade still unfinished", () => {
     it("waits for it to end without confirming it, then runs and confirms its own upgrade", async () => {
         const inputs = await checked({ noCodeModuleId: SLOW_MODULE, projectId: (await projectsNamed(slow(), "Apps"))[0].id, name: uniqueWorkspaceName(), vars: [region("eu-west-1")] });
         const created = await noCodeWorkspace.create(inputs);
-        const theirs = await rawInitiate(slow(), SLOW_MODULE, created.id, [{ key: "region", value: "ap-south-1", category: "infra" }]);
+        const theirs = await rawInitiateUpgrade(slow(), SLOW_MODULE, created.id, [{ key: "region", value: "ap-south-1", category: "infra" }]);
         expect(theirs.attributes.status).toBe("pending");
         const news = await checked({ ...inputs, vars: [region("us-east-1")] });
         const updated = await noCodeWorkspace.update(created.id, created.outs, news);
@@ -935,7 +911,7 @@ describe("an earlier upgrade still unfinished", () => {
         expect(updated.outs!.lastUpgrade.id).not.toBe(theirs.id);
         expect(logLines.some((line) => line.includes(`earlier upgrade (${theirs.id})`) && /not be confirmed/.test(line))).toBe(true);
         // Theirs ended planned and was discarded when this one started; only this update's values were applied.
-        expect((await rawRun(slow(), SLOW_MODULE, created.id, theirs.id)).attributes.status).toBe("discarded");
+        expect((await rawUpgradeRun(slow(), SLOW_MODULE, created.id, theirs.id)).attributes.status).toBe("discarded");
         expect((await rawVars(slow(), inputs.name as string))["infra/region"].value).toBe("us-east-1");
     });
 });
@@ -962,7 +938,7 @@ describe("an upgrade that does not finish in time", () => {
         expect(error.message).toMatch(/did not finish within upgradeTimeoutSeconds \(0\.2 s\); last status 'pending' \(plan: http[^)]*run-/);
         expect(error.id).toBeUndefined();
         const runId = /run-[A-Za-z0-9]+/.exec(error.message)![0];
-        expect((await rawRun(stuck(), STUCK_MODULE, created.id, runId)).attributes.status).toBe("pending");
+        expect((await rawUpgradeRun(stuck(), STUCK_MODULE, created.id, runId)).attributes.status).toBe("pending");
         expect((await rawVars(stuck(), inputs.name as string))["infra/region"].value).toBe("eu-west-1");
 
         // The next `up` finds that plan still unfinished: it waits for it until its own deadline, never confirms
@@ -970,7 +946,7 @@ describe("an upgrade that does not finish in time", () => {
         const again = await rejection(noCodeWorkspace.update(created.id, created.outs, news));
         expect(again.message).toContain(`an earlier upgrade (${runId}) of the workspace was still unfinished at the deadline`);
         expect(again.message).toMatch(/this upgrade did not start/);
-        expect((await rawRun(stuck(), STUCK_MODULE, created.id, runId)).attributes.status).toBe("pending");
+        expect((await rawUpgradeRun(stuck(), STUCK_MODULE, created.id, runId)).attributes.status).toBe("pending");
         expect((await rawVars(stuck(), inputs.name as string))["infra/region"].value).toBe("eu-west-1");
     });
 });

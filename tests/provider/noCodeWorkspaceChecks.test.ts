@@ -9,7 +9,17 @@
 import * as noCodeWorkspace from "../../provider/handlers/noCodeWorkspace";
 import type { TestServer } from "../support/server";
 import { REGISTRY_MODULES } from "../support/seed";
-import { projectsNamed, rejection, TOKEN, UNKNOWN, useServer } from "./helpers";
+import {
+    projectsNamed,
+    rejection,
+    TOKEN,
+    UNKNOWN,
+    useServer,
+    checkFailures,
+    rawWorkspace,
+    captureUpgradeLog,
+    freshWorkspaceName,
+} from "./helpers";
 
 const server = useServer({ planStepMs: 20 });
 const AGENT_POOL = "apool-0000000000000001";
@@ -20,12 +30,8 @@ afterEach(() => {
     else process.env.WOS_UPGRADE_POLL_MS = previousPollMs;
 });
 
-let counter = 0;
-/** A workspace name no other test uses. */
-function uniqueWorkspaceName(prefix = "ncwc"): string {
-    counter += 1;
-    return `${prefix}-${process.pid % 10000}-${counter}`;
-}
+/** A workspace name no other test of the file uses. */
+const uniqueWorkspaceName = (prefix = "ncwc") => freshWorkspaceName(prefix);
 
 /** Enables a registry module of `acme` for no-code provisioning over raw HTTP; answers the no-code module's id. */
 async function enableModule(target: TestServer, registryModuleId: string, versionPin: string): Promise<string> {
@@ -43,13 +49,6 @@ async function enableModule(target: TestServer, registryModuleId: string, versio
     return response.body.data.id;
 }
 
-/** The workspace over raw HTTP; `undefined` when it is gone. */
-async function rawWorkspace(target: TestServer, id: string): Promise<any | undefined> {
-    const response = await target.request("GET", `/workspaces/${id}`, { token: TOKEN });
-    if (response.status === 404) return undefined;
-    expect(response.status).toBe(200);
-    return response.body.data;
-}
 
 /** The status of `GET /organizations/acme/workspaces/:name`: 200 when a workspace holds the name, else 404. */
 async function nameStatus(target: TestServer, name: string): Promise<number> {
@@ -85,9 +84,7 @@ async function rawPlainWorkspace(target: TestServer, name: string, project: stri
     return response.body.data.id;
 }
 
-async function failuresOf(news: Record<string, unknown>): Promise<{ property: string; reason: string }[]> {
-    return ((await noCodeWorkspace.check({}, news)).failures ?? []) as { property: string; reason: string }[];
-}
+const failuresOf = (news: Record<string, unknown>) => checkFailures(noCodeWorkspace, news);
 
 let MODULE = "";
 let APPS = "";
@@ -197,14 +194,7 @@ describe("the first delay of the upgrade backoff (WOS_UPGRADE_POLL_MS)", () => {
     // tries again, and the second try meets the next injected answer, a 422.
     let created: { id: string; outs: Record<string, any> };
     let news: Record<string, unknown>;
-    const logLines: string[] = [];
-    beforeEach(() => {
-        logLines.length = 0;
-        noCodeWorkspace.setUpgradeLogger((line) => logLines.push(line));
-    });
-    afterEach(() => {
-        noCodeWorkspace.setUpgradeLogger();
-    });
+    const logLines = captureUpgradeLog();
     beforeAll(async () => {
         const inputs = program();
         created = (await noCodeWorkspace.create(inputs)) as typeof created;

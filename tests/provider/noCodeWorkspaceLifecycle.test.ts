@@ -9,7 +9,17 @@
 import * as noCodeWorkspace from "../../provider/handlers/noCodeWorkspace";
 import type { TestServer } from "../support/server";
 import { REGISTRY_MODULES } from "../support/seed";
-import { projectsNamed, rejection, TOKEN, useServer } from "./helpers";
+import {
+    projectsNamed,
+    rejection,
+    TOKEN,
+    useServer,
+    checkedInputs,
+    rawInitiateUpgrade,
+    rawUpgradeRun,
+    captureUpgradeLog,
+    freshWorkspaceName,
+} from "./helpers";
 
 const previousPollMs = process.env.WOS_UPGRADE_POLL_MS;
 process.env.WOS_UPGRADE_POLL_MS = "10";
@@ -24,21 +34,10 @@ const AGENT_POOL = "apool-0000000000000001";
 const LEGACY_WORKSPACE = "ws-apps000000000001";
 
 /** Progress lines the upgrades wrote (instead of the Pulumi log), reset before each test. */
-const logLines: string[] = [];
-beforeEach(() => {
-    logLines.length = 0;
-    noCodeWorkspace.setUpgradeLogger((line) => logLines.push(line));
-});
-afterEach(() => {
-    noCodeWorkspace.setUpgradeLogger();
-});
+const logLines = captureUpgradeLog();
 
-let counter = 0;
-/** A workspace name no other test uses. */
-function uniqueWorkspaceName(prefix = "ncwl"): string {
-    counter += 1;
-    return `${prefix}-${process.pid % 10000}-${counter}`;
-}
+/** A workspace name no other test of the file uses. */
+const uniqueWorkspaceName = (prefix = "ncwl") => freshWorkspaceName(prefix);
 
 /** Enables the `bucket` registry module of acme for no-code provisioning over raw HTTP; answers its id. */
 async function enableModule(target: TestServer): Promise<string> {
@@ -72,28 +71,9 @@ async function rawVars(target: TestServer, workspaceName: string): Promise<Recor
     return Object.fromEntries(response.body.data.map((v: any) => [`${v.attributes.category}/${v.attributes.key}`, { id: v.id, ...v.attributes }]));
 }
 
-/** An upgrade run over raw HTTP. */
-async function rawRun(target: TestServer, moduleId: string, workspaceId: string, runId: string): Promise<any> {
-    const response = await target.request("GET", `/no-code-modules/${moduleId}/workspaces/${workspaceId}/upgrade/${runId}`, { token: TOKEN });
-    expect(response.status).toBe(200);
-    return response.body.data;
-}
 
-/** Starts an upgrade over raw HTTP (someone else's), answering the run. */
-async function rawInitiate(target: TestServer, moduleId: string, workspaceId: string, vars: Record<string, unknown>[]): Promise<any> {
-    const response = await target.request("POST", `/no-code-modules/${moduleId}/workspaces/${workspaceId}/upgrade`, {
-        token: TOKEN,
-        body: { data: { type: "workspaces", relationships: { vars: { data: vars.map((attributes) => ({ type: "vars", attributes })) } } } },
-    });
-    expect(response.status).toBe(200);
-    return response.body.data;
-}
 
-async function checked(news: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await noCodeWorkspace.check({}, news);
-    expect(result.failures).toEqual([]);
-    return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedInputs(noCodeWorkspace, news);
 
 /** Runs `body` with `WOS_UPGRADE_POLL_MS` set to `ms`, restoring this file's 10 ms after. */
 async function withPollMs<T>(ms: string, body: () => Promise<T>): Promise<T> {
@@ -403,18 +383,18 @@ describe("an earlier upgrade the service names", () => {
         const inputs = await checked(slowProgram());
         const created = await noCodeWorkspace.create(inputs);
         await slow().addFault({ method: "POST", path: `/workspaces/${created.id}/upgrade$`, planOutcome: "errored" });
-        const theirs = await rawInitiate(slow(), SLOW_MODULE, created.id, [region("ap-south-1")]);
+        const theirs = await rawInitiateUpgrade(slow(), SLOW_MODULE, created.id, [region("ap-south-1")]);
         const updated = await noCodeWorkspace.update(created.id, created.outs, { ...inputs, vars: [region("us-east-1")] });
         expect(updated.outs!.lastUpgrade).toMatchObject({ status: "applied" });
         expect(logLines.some((line) => line.includes(`earlier upgrade (${theirs.id})`))).toBe(true);
-        expect((await rawRun(slow(), SLOW_MODULE, created.id, theirs.id)).attributes.status).toBe("errored");
+        expect((await rawUpgradeRun(slow(), SLOW_MODULE, created.id, theirs.id)).attributes.status).toBe("errored");
         expect((await rawVars(slow(), inputs.name as string))["infra/region"].value).toBe("us-east-1");
     });
 
     it("fails, starting nothing, when waiting for the earlier one fails for another reason", async () => {
         const inputs = await checked(slowProgram());
         const created = await noCodeWorkspace.create(inputs);
-        const theirs = await rawInitiate(slow(), SLOW_MODULE, created.id, [region("ap-south-1")]);
+        const theirs = await rawInitiateUpgrade(slow(), SLOW_MODULE, created.id, [region("ap-south-1")]);
         await slow().addFault({ method: "GET", path: `/workspaces/${created.id}/upgrade/${theirs.id}$`, status: 403 });
         const error = (await rejection(noCodeWorkspace.update(created.id, created.outs, { ...inputs, vars: [region("us-east-1")] }))) as PartialError;
         expect(error.message).toMatch(/update \(upgrade\) failed.*403/);
@@ -438,7 +418,7 @@ describe("an earlier upgrade that does not finish in time", () => {
             upgradeTimeoutSeconds: 0.2,
         });
         const created = await noCodeWorkspace.create(inputs);
-        const theirs = await rawInitiate(stuck(), module, created.id, [region("ap-south-1")]);
+        const theirs = await rawInitiateUpgrade(stuck(), module, created.id, [region("ap-south-1")]);
         const error = await rejection(noCodeWorkspace.update(created.id, created.outs, { ...inputs, vars: [region("us-east-1")] }));
         expect(error.message).toContain(
             `an earlier upgrade (${theirs.id}) of the workspace was still unfinished at the deadline (upgradeTimeoutSeconds; last status 'pending', plan: http`,

@@ -14,21 +14,17 @@ import {
     UNKNOWN,
     uniqueName,
     useServer,
+    checkFailures,
+    checkedInputs,
 } from "./helpers";
 
 const server = useServer();
 
 /** Inputs after `check`, as the host hands them to `create`. */
-async function checked(news: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await project.check({}, news);
-    expect(result.failures).toEqual([]);
-    return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedInputs(project, news);
 
 /** The failures `check` reports for `news`, as `property: reason` lines. */
-async function failuresOf(news: Record<string, unknown>): Promise<{ property: string; reason: string }[]> {
-    return ((await project.check({}, news)).failures ?? []) as { property: string; reason: string }[];
-}
+const failuresOf = (news: Record<string, unknown>) => checkFailures(project, news);
 
 const valid = { organization: "acme", name: "Valid Name" };
 

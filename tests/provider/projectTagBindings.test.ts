@@ -4,7 +4,7 @@
  */
 import * as project from "../../provider/handlers/project";
 import * as bindings from "../../provider/handlers/projectTagBindings";
-import { configureUnreachable, projectTags, rejection, TOKEN, UNKNOWN, uniqueName, useServer } from "./helpers";
+import { configureUnreachable, projectTags, rejection, TOKEN, UNKNOWN, uniqueName, useServer, checkedInputs } from "./helpers";
 
 const server = useServer();
 
@@ -19,11 +19,7 @@ async function projectWithForeignTag(): Promise<string> {
     return created.id;
 }
 
-async function checked(news: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await bindings.check({}, news);
-    expect(result.failures).toEqual([]);
-    return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedInputs(bindings, news);
 
 describe("check", () => {
     it.each([

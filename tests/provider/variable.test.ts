@@ -5,7 +5,7 @@ import * as diagnosticsChannel from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
 import * as variable from "../../provider/handlers/variable";
 import { WORKSPACES } from "../support/seed";
-import { configureUnreachable, rejection, TOKEN, UNKNOWN, useServer, workspaceVariables } from "./helpers";
+import { configureUnreachable, rejection, TOKEN, UNKNOWN, useServer, workspaceVariables, checkedInputs } from "./helpers";
 
 const server = useServer();
 const WORKSPACE = WORKSPACES.appsLegacy;
@@ -17,11 +17,7 @@ function uniqueKey(prefix = "VAR"): string {
     return `${prefix}_${counter}`;
 }
 
-async function checked(news: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await variable.check({}, news);
-    expect(result.failures).toEqual([]);
-    return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedInputs(variable, news);
 
 /** Raw variables of the workspace with this key. */
 async function variablesWithKey(key: string): Promise<any[]> {

@@ -8,33 +8,33 @@ import { clientFromCredentials } from "../../provider/handlers/credentials";
 import * as workspace from "../../provider/handlers/workspace";
 import { REGISTRY_MODULES } from "../support/seed";
 import type { TestServer } from "../support/server";
-import { rejection, TOKEN, UNKNOWN, useServer } from "./helpers";
+import {
+    rejection,
+    TOKEN,
+    UNKNOWN,
+    useServer,
+    checkFailures,
+    checkedInputs,
+    rawWorkspace,
+    acmeProjectIds,
+    rawWorkspacesNamed,
+    freshWorkspaceName,
+    withoutDefaultOrganization,
+} from "./helpers";
 
 const server = useServer();
 const AGENT_POOL = "apool-0000000000000001";
 const CREATE_PATH = "^/api/v2/organizations/acme/workspaces$";
 
-let counter = 0;
 /** A workspace name no other test of the file uses. */
-function uniqueName(prefix = "wsd"): string {
-    counter += 1;
-    return `${prefix}-${process.pid % 10000}-${counter}`;
-}
+const uniqueName = (prefix = "wsd") => freshWorkspaceName(prefix);
 
-// No default organization but what a test sets: a WOS_ORGANIZATION of the shell that runs jest must not leak in.
-const savedOrganization = process.env.WOS_ORGANIZATION;
-beforeAll(() => {
-    delete process.env.WOS_ORGANIZATION;
-});
-afterAll(() => {
-    if (savedOrganization !== undefined) process.env.WOS_ORGANIZATION = savedOrganization;
-});
+withoutDefaultOrganization();
 
 let ids: Record<"Default Project" | "Apps" | "Staging" | "Empty", string>;
 let noCodeModule: string;
 beforeAll(async () => {
-    const response = await server().request("GET", "/organizations/acme/projects?page%5Bsize%5D=100", { token: TOKEN });
-    ids = Object.fromEntries(response.body.data.map((project: any) => [project.attributes.name, project.id])) as typeof ids;
+    ids = await acmeProjectIds(server());
     // The bucket module enabled for no-code provisioning, over raw HTTP: the source of no-code workspaces.
     const enabled = await server().request("POST", "/organizations/acme/no-code-modules", {
         token: TOKEN,
@@ -51,30 +51,12 @@ beforeAll(async () => {
 });
 
 /** Inputs after `check`, as the host hands them to `create`. */
-async function checked(news: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const result = await workspace.check({}, news);
-    expect(result.failures).toEqual([]);
-    return result.inputs as Record<string, unknown>;
-}
+const checked = (news: Record<string, unknown>) => checkedInputs(workspace, news);
 
-async function failuresOf(news: Record<string, unknown>): Promise<{ property: string; reason: string }[]> {
-    return ((await workspace.check({}, news)).failures ?? []) as { property: string; reason: string }[];
-}
+const failuresOf = (news: Record<string, unknown>) => checkFailures(workspace, news);
 
-/** The raw workspace resource by id (`undefined` when gone), read with the owners token. */
-async function rawWorkspace(target: TestServer, id: string): Promise<any | undefined> {
-    const response = await target.request("GET", `/workspaces/${id}`, { token: TOKEN });
-    if (response.status === 404) return undefined;
-    expect(response.status).toBe(200);
-    return response.body.data;
-}
 
-/** The raw workspaces of acme whose name is `name` (the list endpoint, owners token). */
-async function workspacesNamed(name: string): Promise<any[]> {
-    const response = await server().request("GET", `/organizations/acme/workspaces?search%5Bname%5D=${encodeURIComponent(name)}`, { token: TOKEN });
-    expect(response.status).toBe(200);
-    return response.body.data.filter((item: any) => item.attributes.name.toLowerCase() === name.toLowerCase());
-}
+const workspacesNamed = (name: string) => rawWorkspacesNamed(server(), name);
 
 /** Makes a workspace over raw HTTP, as someone else would: through the API, in `projectId`. */
 async function rawCreate(name: string, projectId: string): Promise<string> {
