@@ -37,7 +37,9 @@ export default {
     typescriptChecker: { prioritizePerformanceOverAccuracy: true },
     // The instrumented sources are transpiled by ts-jest without type checks (isolatedModules).
     disableTypeChecks: "{sdk,server,provider}/**/*.ts",
-    concurrency: 2,
+    // Stryker gives half of this to type-checking processes, which sit idle once the mutants are checked:
+    // 4 makes two test runners, one a core, where 2 made one runner and left a core idle.
+    concurrency: 4,
     // Tests that hold answers on purpose (lost answers, retries) take seconds: room before a mutant is a timeout.
     timeoutMS: 20000,
     // The first, complete run of every related test file: minutes on two busy cores.
