@@ -206,7 +206,8 @@ function isLoopback(hostname: string): boolean {
 export function proxiedAdapter(proxy: URL, protocol: string): HttpAdapter {
     const tunnel = protocol === "https:";
     let agent: http.Agent | undefined;
-    return (config) => {
+    // Async so that a failure to make the agent is a rejection, as every other failure of a request is.
+    return async (config) => {
         agent ??= proxyAgent(proxy, tunnel);
         if (tunnel) config.httpsAgent = agent;
         else config.httpAgent = agent;
