@@ -204,3 +204,19 @@ export function captureUpgradeLog(): string[] {
     });
     return lines;
 }
+
+/** Enables a registry module of `acme` for no-code provisioning over raw HTTP (owners token); answers its id. */
+export async function rawEnableNoCodeModule(server: TestServer, registryModuleId: string, versionPin = "1.0.0"): Promise<string> {
+    const response = await server.request("POST", "/organizations/acme/no-code-modules", {
+        token: TOKEN,
+        body: {
+            data: {
+                type: "no-code-modules",
+                attributes: { enabled: true, "version-pin": versionPin },
+                relationships: { "registry-module": { data: { type: "registry-module", id: registryModuleId } } },
+            },
+        },
+    });
+    expect(response.status).toBe(200);
+    return response.body.data.id;
+}

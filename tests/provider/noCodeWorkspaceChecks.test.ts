@@ -19,6 +19,7 @@ import {
     rawWorkspace,
     captureUpgradeLog,
     freshWorkspaceName,
+    rawEnableNoCodeModule,
 } from "./helpers";
 
 const server = useServer({ planStepMs: 20 });
@@ -33,21 +34,7 @@ afterEach(() => {
 /** A workspace name no other test of the file uses. */
 const uniqueWorkspaceName = (prefix = "ncwc") => freshWorkspaceName(prefix);
 
-/** Enables a registry module of `acme` for no-code provisioning over raw HTTP; answers the no-code module's id. */
-async function enableModule(target: TestServer, registryModuleId: string, versionPin: string): Promise<string> {
-    const response = await target.request("POST", "/organizations/acme/no-code-modules", {
-        token: TOKEN,
-        body: {
-            data: {
-                type: "no-code-modules",
-                attributes: { enabled: true, "version-pin": versionPin },
-                relationships: { "registry-module": { data: { type: "registry-module", id: registryModuleId } } },
-            },
-        },
-    });
-    expect(response.status).toBe(200);
-    return response.body.data.id;
-}
+const enableModule = (target: TestServer, registryModuleId: string, versionPin: string) => rawEnableNoCodeModule(target, registryModuleId, versionPin);
 
 
 /** The status of `GET /organizations/acme/workspaces/:name`: 200 when a workspace holds the name, else 404. */

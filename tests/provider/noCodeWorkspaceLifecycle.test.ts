@@ -19,6 +19,7 @@ import {
     rawUpgradeRun,
     captureUpgradeLog,
     freshWorkspaceName,
+    rawEnableNoCodeModule,
 } from "./helpers";
 
 const previousPollMs = process.env.WOS_UPGRADE_POLL_MS;
@@ -39,21 +40,8 @@ const logLines = captureUpgradeLog();
 /** A workspace name no other test of the file uses. */
 const uniqueWorkspaceName = (prefix = "ncwl") => freshWorkspaceName(prefix);
 
-/** Enables the `bucket` registry module of acme for no-code provisioning over raw HTTP; answers its id. */
-async function enableModule(target: TestServer): Promise<string> {
-    const response = await target.request("POST", "/organizations/acme/no-code-modules", {
-        token: TOKEN,
-        body: {
-            data: {
-                type: "no-code-modules",
-                attributes: { enabled: true, "version-pin": "1.0.0" },
-                relationships: { "registry-module": { data: { type: "registry-module", id: REGISTRY_MODULES.bucket } } },
-            },
-        },
-    });
-    expect(response.status).toBe(200);
-    return response.body.data.id;
-}
+/** Enables the `bucket` registry module of acme for no-code provisioning; answers its id. */
+const enableModule = (target: TestServer) => rawEnableNoCodeModule(target, REGISTRY_MODULES.bucket);
 
 /** The workspace over raw HTTP. */
 async function rawWorkspace(target: TestServer, id: string): Promise<any> {

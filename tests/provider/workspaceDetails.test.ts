@@ -20,6 +20,7 @@ import {
     rawWorkspacesNamed,
     freshWorkspaceName,
     withoutDefaultOrganization,
+    rawEnableNoCodeModule,
 } from "./helpers";
 
 const server = useServer();
@@ -36,18 +37,7 @@ let noCodeModule: string;
 beforeAll(async () => {
     ids = await acmeProjectIds(server());
     // The bucket module enabled for no-code provisioning, over raw HTTP: the source of no-code workspaces.
-    const enabled = await server().request("POST", "/organizations/acme/no-code-modules", {
-        token: TOKEN,
-        body: {
-            data: {
-                type: "no-code-modules",
-                attributes: { enabled: true, "version-pin": "1.0.0" },
-                relationships: { "registry-module": { data: { type: "registry-module", id: REGISTRY_MODULES.bucket } } },
-            },
-        },
-    });
-    expect(enabled.status).toBe(200);
-    noCodeModule = enabled.body.data.id;
+    noCodeModule = await rawEnableNoCodeModule(server(), REGISTRY_MODULES.bucket);
 });
 
 /** Inputs after `check`, as the host hands them to `create`. */
