@@ -49,14 +49,14 @@ export function errorDocumentSchema() {
 }
 
 /**
- * `{ data: {id, type}, links: {related} }`, a to-one relationship. The `type` of `data` is read but not
- * checked against the type the relationship points at, because response parsing is non-strict (the hosted
- * service spells some types differently, e.g. `project` and `projects`).
+ * `{ data: {id, type} }`, a to-one relationship. The `type` of `data` is read but not checked against the
+ * type the relationship points at, because response parsing is non-strict (the hosted service spells some
+ * types differently, e.g. `project` and `projects`). Its `links` (`related`) are dropped: no reading uses
+ * them, the id is what a client follows.
  */
 export function toOneRelationshipSchema() {
     return z.object({
         data: z.object({ id: z.string(), type: z.string() }).nullable().optional(),
-        links: z.object({ related: z.string().optional() }).optional(),
     });
 }
 
