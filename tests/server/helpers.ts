@@ -472,6 +472,12 @@ export function uniqueWorkspaceName(prefix = "nc"): string {
     return `${prefix}-${process.pid}-${uniqueCounter}`;
 }
 
+/** A variable key no other request of this test file uses (`PREFIX_n`: the variable key rule's characters). */
+export function uniqueVariableKey(prefix = "KEY"): string {
+    uniqueCounter += 1;
+    return `${prefix}_${uniqueCounter}`;
+}
+
 /** Paths of the no-code endpoints (relative to `/api/v2`). */
 export const noCodePaths = {
     modules: (organization: string) => `/organizations/${organization}/no-code-modules`,

@@ -19,6 +19,7 @@ import {
     snapshot,
     variableUpdateDocument,
     workspaceVars,
+    uniqueVariableKey,
     withSeededServer,
     type Client,
     type HttpResponse,
@@ -27,7 +28,6 @@ import {
 let server: TestServer;
 let owners: Client;
 let apps: string;
-let counter = 0;
 
 // Plan steps of 0 ms: an upgrade's answer already holds the run's end.
 withSeededServer(
@@ -38,11 +38,6 @@ withSeededServer(
     { planStepMs: 0 },
 );
 
-/** A key no other test of this file uses. */
-function freshKey(prefix = "DETAIL"): string {
-    counter += 1;
-    return `${prefix}_${counter}`;
-}
 
 /** The variable `id` as `GET /vars` lists it for its workspace. */
 async function readBack(workspaceId: string, id: string): Promise<any> {
@@ -61,7 +56,7 @@ function onlyError(response: HttpResponse, status: number): any {
 describe("POST /vars naming no workspace", () => {
     test("answers exactly one 422 at /data/relationships/workspace saying how to name it; nothing written", async () => {
         const before = await snapshot(server);
-        const response = await owners.post("/vars", { data: { type: "vars", attributes: { key: freshKey(), category: "env" } } });
+        const response = await owners.post("/vars", { data: { type: "vars", attributes: { key: uniqueVariableKey("DETAIL"), category: "env" } } });
         expect(onlyError(response, 422)).toEqual({
             status: "422",
             title: "invalid attribute",
@@ -74,7 +69,7 @@ describe("POST /vars naming no workspace", () => {
 
 describe("PATCH /vars/:id with a data.id that is not the URL's", () => {
     test("answers exactly one 422 at /data/id naming the variable of the URL; nothing written", async () => {
-        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), value: "same", category: "env" });
+        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("DETAIL"), value: "same", category: "env" });
         const before = await snapshot(server);
         const response = await owners.patch(`/vars/${created.id}`, { data: { type: "vars", id: "var-someoneelse00000", attributes: { value: "changed" } } });
         expect(onlyError(response, 422)).toEqual({
@@ -87,8 +82,8 @@ describe("PATCH /vars/:id with a data.id that is not the URL's", () => {
     });
 
     test("with a key another variable has as well: only the id error (the key is judged once the rest is right); nothing written", async () => {
-        const taken = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), category: "env" });
-        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), value: "same", category: "env" });
+        const taken = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("DETAIL"), category: "env" });
+        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("DETAIL"), value: "same", category: "env" });
         // The same body with the right id is refused at the key: the clash is real.
         const clash = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { key: taken.attributes.key }));
         expect(onlyError(clash, 422).source).toEqual({ pointer: "/data/attributes/key" });
@@ -110,7 +105,7 @@ describe("PATCH /vars/:id with a data.id that is not the URL's", () => {
 describe("PATCH /vars/:id keeps what it leaves out", () => {
     test("a plain value, hcl true, category and key stay when only the description is sent", async () => {
         const created = await createVariable(server, WORKSPACES.appsLegacy, {
-            key: freshKey("hcl"),
+            key: uniqueVariableKey("hcl"),
             value: '{ region = "eu-west-1" }',
             category: "infra",
             hcl: true,
@@ -131,7 +126,7 @@ describe("PATCH /vars/:id keeps what it leaves out", () => {
 
     test("an empty attributes object changes no attribute", async () => {
         const created = await createVariable(server, WORKSPACES.appsLegacy, {
-            key: freshKey(),
+            key: uniqueVariableKey("DETAIL"),
             value: "kept",
             description: "kept too",
             category: "env",
@@ -144,7 +139,7 @@ describe("PATCH /vars/:id keeps what it leaves out", () => {
     });
 
     test("hcl false sent turns it off (the kept value is the one left out, not any value)", async () => {
-        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), value: "x", category: "infra", hcl: true });
+        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("DETAIL"), value: "x", category: "infra", hcl: true });
         expectStatus(await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { hcl: false })), 200);
         expect((await readBack(WORKSPACES.appsLegacy, created.id)).attributes).toEqual(expect.objectContaining({ hcl: false, value: "x" }));
     });
@@ -164,7 +159,7 @@ describe("PATCH /vars/:id keeps what it leaves out", () => {
         }
 
         test("a sensitive variable's value stays when a PATCH sends only the description", async () => {
-            const key = freshKey("SECRET");
+            const key = uniqueVariableKey("SECRET");
             const created = await createVariable(server, workspaceId, { key, value: "kept-secret", category: "env", sensitive: true });
             const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { description: "new words" }));
             expectStatus(response, 200);
@@ -177,7 +172,7 @@ describe("PATCH /vars/:id keeps what it leaves out", () => {
         });
 
         test("a plain variable made sensitive by a PATCH that sends no value keeps its value, now sealed", async () => {
-            const key = freshKey("TURNED");
+            const key = uniqueVariableKey("TURNED");
             const created = await createVariable(server, workspaceId, { key, value: "was-plain", category: "env" });
             const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { sensitive: true }));
             expectStatus(response, 200);
@@ -190,7 +185,7 @@ describe("PATCH /vars/:id keeps what it leaves out", () => {
 
 describe("PATCH /vars/:id with a null value", () => {
     test("sets the empty string, the value's default", async () => {
-        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), value: "to-clear", category: "env" });
+        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("DETAIL"), value: "to-clear", category: "env" });
         const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { value: null }));
         expectStatus(response, 200);
         expect(response.body.data.attributes.value).toBe("");
@@ -203,7 +198,7 @@ describe("version-id", () => {
     const VERSION_ID = /^[A-Za-z0-9]{16}$/;
 
     test("an update gives a new version id of the same form as the create's", async () => {
-        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), value: "v1", category: "env" });
+        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("DETAIL"), value: "v1", category: "env" });
         expect(created.attributes["version-id"]).toMatch(VERSION_ID);
         const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { value: "v2" }));
         expectStatus(response, 200);

@@ -16,6 +16,7 @@ import {
     snapshot,
     variableDocument,
     variableUpdateDocument,
+    uniqueVariableKey,
     withSeededServer,
     type Client,
     type HttpResponse,
@@ -23,15 +24,9 @@ import {
 
 let server: TestServer;
 let owners: Client;
-let counter = 0;
 
 withSeededServer((started) => ({ server, owners } = started));
 
-/** A key no other test uses. */
-function freshKey(prefix = "KEY"): string {
-    counter += 1;
-    return `${prefix}_${counter}`;
-}
 
 function listFor(workspaceName: string, client: Client = owners): Promise<HttpResponse> {
     return client.get(`/vars?filter[workspace][name]=${workspaceName}&filter[organization][name]=acme`);
@@ -54,7 +49,7 @@ function expectVariableResource(data: any, workspaceId: string): void {
 
 describe("POST /vars", () => {
     test("creates a variable with the workspace relationship: 201 with the variable resource", async () => {
-        const key = freshKey();
+        const key = uniqueVariableKey("KEY");
         const response = await owners.post(
             "/vars",
             variableDocument(WORKSPACES.appsLegacy, { key, value: "v1", description: "a note", category: "env" }),
@@ -68,7 +63,7 @@ describe("POST /vars", () => {
     });
 
     test("creates a variable with the deprecated filter body (workspace and organization names)", async () => {
-        const key = freshKey();
+        const key = uniqueVariableKey("KEY");
         const response = await owners.post("/vars", {
             data: { type: "vars", attributes: { key, value: "by-name", category: "infra" } },
             filter: { workspace: { name: "web-app" }, organization: { name: "acme" } },
@@ -79,7 +74,7 @@ describe("POST /vars", () => {
     });
 
     test("value defaults to the empty string, hcl and sensitive to false", async () => {
-        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), category: "infra" });
+        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), category: "infra" });
         expect(created.attributes.value).toBe("");
         expect(created.attributes.hcl).toBe(false);
         expect(created.attributes.sensitive).toBe(false);
@@ -87,7 +82,7 @@ describe("POST /vars", () => {
 
     test("keeps hcl true and the HCL value as written", async () => {
         const created = await createVariable(server, WORKSPACES.appsLegacy, {
-            key: freshKey("hcl"),
+            key: uniqueVariableKey("hcl"),
             value: '{ region = "eu-west-1" }',
             category: "infra",
             hcl: true,
@@ -98,7 +93,7 @@ describe("POST /vars", () => {
 
     test("a sensitive variable's value reads back as null in the create response and in the list", async () => {
         const created = await createVariable(server, WORKSPACES.appsLegacy, {
-            key: freshKey("SECRET"),
+            key: uniqueVariableKey("SECRET"),
             value: "s3cret-value",
             category: "env",
             sensitive: true,
@@ -114,7 +109,7 @@ describe("POST /vars", () => {
 
     describe("key: required and unique per workspace and category", () => {
         test("refuses the same key and category in the same workspace: 422 at /data/attributes/key, nothing written", async () => {
-            const key = freshKey();
+            const key = uniqueVariableKey("KEY");
             await createVariable(server, WORKSPACES.appsLegacy, { key, value: "first", category: "env" });
             const before = await snapshot(server);
             const response = await owners.post("/vars", variableDocument(WORKSPACES.appsLegacy, { key, value: "second", category: "env" }));
@@ -123,13 +118,13 @@ describe("POST /vars", () => {
         });
 
         test("allows the same key in the other category of the same workspace", async () => {
-            const key = freshKey();
+            const key = uniqueVariableKey("KEY");
             await createVariable(server, WORKSPACES.appsLegacy, { key, category: "env" });
             await createVariable(server, WORKSPACES.appsLegacy, { key, category: "infra" });
         });
 
         test("allows the same key and category in another workspace", async () => {
-            const key = freshKey();
+            const key = uniqueVariableKey("KEY");
             await createVariable(server, WORKSPACES.appsLegacy, { key, category: "env" });
             await createVariable(server, WORKSPACES.appsWeb, { key, category: "env" });
         });
@@ -154,7 +149,7 @@ describe("POST /vars", () => {
             ["a boolean", true],
         ])("refuses %s: 422 at /data/attributes/category, nothing written", async (_label, category) => {
             const before = await snapshot(server);
-            const response = await owners.post("/vars", variableDocument(WORKSPACES.appsLegacy, { key: freshKey(), category }));
+            const response = await owners.post("/vars", variableDocument(WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), category }));
             expectValidation(response, "/data/attributes/category");
             await expectUnchanged(server, before);
         });
@@ -163,7 +158,7 @@ describe("POST /vars", () => {
     describe("description: at most 512 characters", () => {
         test("accepts 512 characters", async () => {
             const created = await createVariable(server, WORKSPACES.appsLegacy, {
-                key: freshKey(),
+                key: uniqueVariableKey("KEY"),
                 category: "env",
                 description: "d".repeat(512),
             });
@@ -174,7 +169,7 @@ describe("POST /vars", () => {
             const before = await snapshot(server);
             const response = await owners.post(
                 "/vars",
-                variableDocument(WORKSPACES.appsLegacy, { key: freshKey(), category: "env", description: "d".repeat(513) }),
+                variableDocument(WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), category: "env", description: "d".repeat(513) }),
             );
             expectValidation(response, "/data/attributes/description");
             await expectUnchanged(server, before);
@@ -189,7 +184,7 @@ describe("POST /vars", () => {
         const before = await snapshot(server);
         const response = await owners.post(
             "/vars",
-            variableDocument(WORKSPACES.appsLegacy, { key: freshKey(), category: "env", ...attributes }),
+            variableDocument(WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), category: "env", ...attributes }),
         );
         expectValidation(response, pointer);
         await expectUnchanged(server, before);
@@ -197,7 +192,7 @@ describe("POST /vars", () => {
 
     test("refuses a body with neither the workspace relationship nor the filter: 422, nothing written", async () => {
         const before = await snapshot(server);
-        const response = await owners.post("/vars", { data: { type: "vars", attributes: { key: freshKey(), category: "env" } } });
+        const response = await owners.post("/vars", { data: { type: "vars", attributes: { key: uniqueVariableKey("KEY"), category: "env" } } });
         expectValidation(response);
         await expectUnchanged(server, before);
     });
@@ -207,7 +202,7 @@ describe("POST /vars", () => {
         const response = await owners.post("/vars", {
             data: {
                 type: "vars",
-                attributes: { key: freshKey(), category: "env" },
+                attributes: { key: uniqueVariableKey("KEY"), category: "env" },
                 relationships: { workspace: { data: { type: "projects", id: WORKSPACES.appsLegacy } } },
             },
         });
@@ -217,20 +212,20 @@ describe("POST /vars", () => {
 
     test("answers 404 for a workspace that does not exist, nothing written", async () => {
         const before = await snapshot(server);
-        expectErrors(await owners.post("/vars", variableDocument("ws-doesnotexist0000", { key: freshKey(), category: "env" })), 404);
+        expectErrors(await owners.post("/vars", variableDocument("ws-doesnotexist0000", { key: uniqueVariableKey("KEY"), category: "env" })), 404);
         await expectUnchanged(server, before);
     });
 
     test("answers 404 for a workspace of another organization, nothing written", async () => {
         const before = await snapshot(server);
-        expectErrors(await owners.post("/vars", variableDocument(WORKSPACES.globex, { key: freshKey(), category: "env" })), 404);
+        expectErrors(await owners.post("/vars", variableDocument(WORKSPACES.globex, { key: uniqueVariableKey("KEY"), category: "env" })), 404);
         await expectUnchanged(server, before);
     });
 
     test("answers 404 for the deprecated filter naming another organization, nothing written", async () => {
         const before = await snapshot(server);
         const response = await owners.post("/vars", {
-            data: { type: "vars", attributes: { key: freshKey(), category: "env" } },
+            data: { type: "vars", attributes: { key: uniqueVariableKey("KEY"), category: "env" } },
             filter: { workspace: { name: "globex-app" }, organization: { name: "globex" } },
         });
         expectErrors(response, 404);
@@ -240,8 +235,8 @@ describe("POST /vars", () => {
 
 describe("GET /vars", () => {
     test("with both filters lists exactly that workspace's variables", async () => {
-        const mine = await createVariable(server, WORKSPACES.staging, { key: freshKey(), value: "s", category: "env" });
-        const other = await createVariable(server, WORKSPACES.appsWeb, { key: freshKey(), value: "w", category: "env" });
+        const mine = await createVariable(server, WORKSPACES.staging, { key: uniqueVariableKey("KEY"), value: "s", category: "env" });
+        const other = await createVariable(server, WORKSPACES.appsWeb, { key: uniqueVariableKey("KEY"), value: "w", category: "env" });
         const response = await listFor("staging-app");
         expectStatus(response, 200);
         const ids = response.body.data.map((variable: any) => variable.id);
@@ -251,7 +246,7 @@ describe("GET /vars", () => {
     });
 
     test("lists a workspace's variables in creation order (the default order of lists)", async () => {
-        const keys = [freshKey("zz"), freshKey("aa"), freshKey("mm")];
+        const keys = [uniqueVariableKey("zz"), uniqueVariableKey("aa"), uniqueVariableKey("mm")];
         for (const key of keys) await createVariable(server, WORKSPACES.defaultProject, { key, category: "env" });
         const response = await listFor("scratch");
         expectStatus(response, 200);
@@ -260,7 +255,7 @@ describe("GET /vars", () => {
     });
 
     test("the filters work with percent-encoded brackets", async () => {
-        const mine = await createVariable(server, WORKSPACES.staging, { key: freshKey(), category: "env" });
+        const mine = await createVariable(server, WORKSPACES.staging, { key: uniqueVariableKey("KEY"), category: "env" });
         const response = await owners.get(
             "/vars?filter%5Bworkspace%5D%5Bname%5D=staging-app&filter%5Borganization%5D%5Bname%5D=acme",
         );
@@ -277,9 +272,9 @@ describe("GET /vars", () => {
     });
 
     test("with no filter lists only variables of workspaces the caller may read", async () => {
-        const apps = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), category: "env" });
-        const staging = await createVariable(server, WORKSPACES.staging, { key: freshKey(), category: "env" });
-        const scratch = await createVariable(server, WORKSPACES.defaultProject, { key: freshKey(), category: "env" });
+        const apps = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), category: "env" });
+        const staging = await createVariable(server, WORKSPACES.staging, { key: uniqueVariableKey("KEY"), category: "env" });
+        const scratch = await createVariable(server, WORKSPACES.defaultProject, { key: uniqueVariableKey("KEY"), category: "env" });
 
         const idsFor = async (token: string) => {
             const response = await clientFor(server, token).get("/vars");
@@ -314,7 +309,7 @@ describe("GET /vars", () => {
         ["another organization's name", "globex"],
         ["an organization that does not exist", "no-such-organization"],
     ])("answers 404 for %s with the name of one of the caller's own workspaces, listing none of its variables", async (_label, organization) => {
-        const own = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), value: "own-value", category: "env" });
+        const own = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), value: "own-value", category: "env" });
         const response = await owners.get(`/vars?filter[workspace][name]=legacy-app&filter[organization][name]=${organization}`);
         expectErrors(response, 404);
         expect(response.text).not.toContain(own.id);
@@ -327,7 +322,7 @@ describe("GET /vars", () => {
 describe("PATCH /vars/:id", () => {
     test("changes the given attributes and keeps the omitted ones: 200 with the variable resource", async () => {
         const created = await createVariable(server, WORKSPACES.appsLegacy, {
-            key: freshKey(),
+            key: uniqueVariableKey("KEY"),
             value: "old",
             description: "kept",
             category: "env",
@@ -344,8 +339,8 @@ describe("PATCH /vars/:id", () => {
     });
 
     test("changes key and category", async () => {
-        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), category: "env" });
-        const key = freshKey("renamed");
+        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), category: "env" });
+        const key = uniqueVariableKey("renamed");
         const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { key, category: "infra" }));
         expectStatus(response, 200);
         expect(findIn(await listFor("legacy-app"), created.id).attributes).toEqual(
@@ -354,8 +349,8 @@ describe("PATCH /vars/:id", () => {
     });
 
     test("refuses a key already used in the workspace and category: 422 at /data/attributes/key, nothing written", async () => {
-        const taken = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), category: "env" });
-        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), category: "env" });
+        const taken = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), category: "env" });
+        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), category: "env" });
         const before = await snapshot(server);
         const response = await owners.patch(
             `/vars/${created.id}`,
@@ -366,7 +361,7 @@ describe("PATCH /vars/:id", () => {
     });
 
     test("refuses a category change that would make the key clash: 422, nothing written", async () => {
-        const key = freshKey();
+        const key = uniqueVariableKey("KEY");
         await createVariable(server, WORKSPACES.appsLegacy, { key, category: "infra" });
         const created = await createVariable(server, WORKSPACES.appsLegacy, { key, category: "env" });
         const before = await snapshot(server);
@@ -384,7 +379,7 @@ describe("PATCH /vars/:id", () => {
         ["an empty key", { key: "" }, "/data/attributes/key"],
         ["hcl as a string", { hcl: "yes" }, "/data/attributes/hcl"],
     ])("refuses %s: 422 at its pointer, nothing written", async (_label, attributes, pointer) => {
-        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), value: "same", category: "env" });
+        const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), value: "same", category: "env" });
         const before = await snapshot(server);
         const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { value: "changed", ...attributes }));
         expectValidation(response, pointer);
@@ -398,7 +393,7 @@ describe("PATCH /vars/:id", () => {
     describe("sensitive variables", () => {
         /** A new sensitive `env` variable of legacy-app holding `value`. */
         const sensitiveVariable = (value: string) =>
-            createVariable(server, WORKSPACES.appsLegacy, { key: freshKey("SECRET"), value, category: "env", sensitive: true });
+            createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("SECRET"), value, category: "env", sensitive: true });
 
         test("the update response never shows the value", async () => {
             const created = await sensitiveVariable("first-secret");
@@ -411,7 +406,7 @@ describe("PATCH /vars/:id", () => {
         });
 
         test("a non-sensitive variable can become sensitive, and its value is hidden from then on", async () => {
-            const created = await createVariable(server, WORKSPACES.appsLegacy, { key: freshKey(), value: "visible-once", category: "env" });
+            const created = await createVariable(server, WORKSPACES.appsLegacy, { key: uniqueVariableKey("KEY"), value: "visible-once", category: "env" });
             const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { sensitive: true }));
             expectStatus(response, 200);
             expect(response.body.data.attributes.value).toBeNull();
@@ -433,7 +428,7 @@ describe("PATCH /vars/:id", () => {
         test("refuses a new key on a sensitive variable: 422 at /data/attributes/key, nothing written", async () => {
             const created = await sensitiveVariable("hidden");
             const before = await snapshot(server);
-            const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { key: freshKey("OTHER") }));
+            const response = await owners.patch(`/vars/${created.id}`, variableUpdateDocument(created.id, { key: uniqueVariableKey("OTHER") }));
             expectValidation(response, "/data/attributes/key");
             await expectUnchanged(server, before);
         });
@@ -454,7 +449,7 @@ describe("PATCH /vars/:id", () => {
 
 describe("DELETE /vars/:id", () => {
     test("deletes: 204 with no body, the variable leaves the list, and a second delete is 404", async () => {
-        const created = await createVariable(server, WORKSPACES.appsWeb, { key: freshKey(), category: "env" });
+        const created = await createVariable(server, WORKSPACES.appsWeb, { key: uniqueVariableKey("KEY"), category: "env" });
         const response = await owners.delete(`/vars/${created.id}`);
         expectStatus(response, 204);
         expect(response.text).toBe("");
@@ -463,7 +458,7 @@ describe("DELETE /vars/:id", () => {
     });
 
     test("the key can be used again after a delete", async () => {
-        const key = freshKey();
+        const key = uniqueVariableKey("KEY");
         const created = await createVariable(server, WORKSPACES.appsWeb, { key, category: "env" });
         expectStatus(await owners.delete(`/vars/${created.id}`), 204);
         await createVariable(server, WORKSPACES.appsWeb, { key, category: "env" });
