@@ -149,15 +149,11 @@ function createNoCodeModule(db: Db, principal: Principal, data: CreateData): NoC
     );
     if (problems.length > 0) throw validationFailed(problems);
     const sets = desiredSets(items, new Map());
-    problems.push(...registryModuleProblems(db, registryModule, undefined));
-    let versionPin: string | undefined;
-    if (problems.length === 0) {
-        const resolved = resolvePin(db, registryModule, data.attributes?.["version-pin"]);
-        problems.push(...resolved.problems);
-        versionPin = resolved.versionPin;
-        if (versionPin !== undefined) problems.push(...setProblems(db, registryModule.id, versionPin, sets, true));
-    }
-    if (problems.length > 0 || versionPin === undefined) throw validationFailed(problems);
+    problems.push(...registryModuleProblems(db, registryModule));
+    if (problems.length > 0) throw validationFailed(problems);
+    const versionPin = resolvePin(db, registryModule, data.attributes?.["version-pin"]);
+    problems.push(...setProblems(db, registryModule.id, versionPin, sets));
+    if (problems.length > 0) throw validationFailed(problems);
 
     const timestamp = now();
     const id = newId("nocode-");
@@ -189,7 +185,7 @@ function updateNoCodeModule(db: Db, principal: Principal, current: NoCodeModuleR
     const givenModuleId = data.relationships?.["registry-module"]?.data.id;
     const moduleChanged = givenModuleId !== undefined && givenModuleId !== current.registry_module_id;
     const registryModule = visibleRegistryModule(db, principal, moduleChanged ? givenModuleId : current.registry_module_id);
-    if (moduleChanged) problems.push(...registryModuleProblems(db, registryModule, current.id));
+    if (moduleChanged) problems.push(...registryModuleProblems(db, registryModule));
 
     const givenPin = data.attributes?.["version-pin"];
     const givenItems = data.relationships?.["variable-options"]?.data;
@@ -197,21 +193,15 @@ function updateNoCodeModule(db: Db, principal: Principal, current: NoCodeModuleR
     const existingById = new Map(existingSets.map((set) => [set.id, set]));
     if (givenItems) problems.push(...setIdProblems(givenItems, new Set(existingById.keys())));
     if (problems.length > 0) throw validationFailed(problems);
-    const sets: DesiredSet[] = givenItems ? desiredSets(givenItems, existingById) : existingSets.map(desiredSetOf);
+    // Only a listed set is written: kept sets stay as stored, untouched.
+    const listedSets = givenItems ? desiredSets(givenItems, existingById) : undefined;
+    const sets: DesiredSet[] = listedSets ?? existingSets.map(desiredSetOf);
 
-    let versionPin: string | undefined;
-    if (problems.length === 0) {
-        const resolved = moduleChanged || givenPin !== undefined ? resolvePin(db, registryModule, givenPin) : { versionPin: current.version_pin, problems: [] };
-        problems.push(...resolved.problems);
-        versionPin = resolved.versionPin;
-        if (versionPin !== undefined) {
-            const listed = givenItems !== undefined;
-            const found = setProblems(db, registryModule.id, versionPin, sets, listed);
-            // Kept sets are not in the body: their problem is the pin (or the module) that no longer fits them.
-            problems.push(...(listed ? found : found.map((problem) => ({ ...problem, path: givenPin !== undefined ? [...PIN_POINTER] : [...MODULE_POINTER] }))));
-        }
-    }
-    if (problems.length > 0 || versionPin === undefined) throw validationFailed(problems);
+    const versionPin = moduleChanged || givenPin !== undefined ? resolvePin(db, registryModule, givenPin) : current.version_pin;
+    const found = setProblems(db, registryModule.id, versionPin, sets);
+    // Kept sets are not in the body: their problem is the pin (or the module) that no longer fits them.
+    problems.push(...(listedSets ? found : found.map((problem) => ({ ...problem, path: givenPin !== undefined ? [...PIN_POINTER] : [...MODULE_POINTER] }))));
+    if (problems.length > 0) throw validationFailed(problems);
 
     const timestamp = now();
     const enabled = data.attributes?.enabled === undefined ? current.enabled : data.attributes.enabled ? 1 : 0;
@@ -222,12 +212,13 @@ function updateNoCodeModule(db: Db, principal: Principal, current: NoCodeModuleR
         timestamp,
         current.id,
     );
-    if (givenItems) {
-        const kept = new Set(sets.flatMap((set) => (set.id === undefined ? [] : [set.id])));
+    if (listedSets) {
+        // New sets add `undefined`, which no stored set's id is.
+        const kept = new Set(listedSets.map((set) => set.id));
         for (const set of existingSets) {
             if (!kept.has(set.id)) sql(db, "DELETE FROM no_code_variable_options WHERE id = ?").run(set.id);
         }
-        writeSets(db, current.id, sets, timestamp);
+        writeSets(db, current.id, listedSets, timestamp);
     }
     const updated = findNoCodeModule(db, current.id)!;
     const currentVersion = findNoCodeModuleVersion(db, current.current_version_id);
@@ -239,40 +230,48 @@ function updateNoCodeModule(db: Db, principal: Principal, current: NoCodeModuleR
     return findNoCodeModule(db, current.id)!;
 }
 
-/** 422 at the module relationship when a registry module cannot (or can no longer) become a no-code module. */
-function registryModuleProblems(db: Db, module: RegistryModuleRow, exceptNoCodeModuleId: string | undefined): Problem[] {
+/**
+ * 422 at the module relationship when a registry module cannot become a no-code module. Only asked of a
+ * registry module the no-code module does not have yet, so any no-code module of it is another one.
+ */
+function registryModuleProblems(db: Db, module: RegistryModuleRow): Problem[] {
     if (module.no_code_ready !== 1) {
         return [{ path: [...MODULE_POINTER], detail: `Registry module '${module.name}' (${module.id}) does not meet the no-code design requirements (it is not no-code ready)` }];
     }
     const existing = noCodeModuleOfRegistryModule(db, module.id);
-    if (existing && existing.id !== exceptNoCodeModuleId) {
+    if (existing) {
         return [{ path: [...MODULE_POINTER], detail: `Registry module '${module.name}' (${module.id}) already has a no-code module (${existing.id})` }];
     }
     return [];
 }
 
-/** The pin given when the module has that version, else the module's highest version when none is given. */
-function resolvePin(db: Db, module: RegistryModuleRow, given: string | undefined): { versionPin?: string; problems: Problem[] } {
+/**
+ * The pin given when the module has that version, else the module's highest version when none is given; a
+ * 422 at the pin otherwise (callers ask only once every earlier rule passed, so it is the answer's only problem).
+ */
+function resolvePin(db: Db, module: RegistryModuleRow, given: string | undefined): string {
     const versions = registryModuleVersions(db, module.id);
     if (given !== undefined) {
-        return versions.includes(given)
-            ? { versionPin: given, problems: [] }
-            : { problems: [{ path: [...PIN_POINTER], detail: `Version pin '${given}' is not a version of registry module '${module.name}' (versions: ${listOrNone(versions)})` }] };
+        if (versions.includes(given)) return given;
+        throw validationFailed([
+            { path: [...PIN_POINTER], detail: `Version pin '${given}' is not a version of registry module '${module.name}' (versions: ${listOrNone(versions)})` },
+        ]);
     }
     const highest = versions[versions.length - 1];
-    return highest === undefined
-        ? { problems: [{ path: [...PIN_POINTER], detail: `Registry module '${module.name}' has no published version to pin` }] }
-        : { versionPin: highest, problems: [] };
+    if (highest === undefined) {
+        throw validationFailed([{ path: [...PIN_POINTER], detail: `Registry module '${module.name}' has no published version to pin` }]);
+    }
+    return highest;
 }
 
 /**
- * Each set names a variable of the pinned version with its declared type, and one set per variable. With
- * `listed` the pointers are the sets' own (`.../variable-options/data/N/...`).
+ * Each set names a variable of the pinned version with its declared type, and one set per variable; the
+ * pointers are the sets' own (`.../variable-options/data/N/...`), which a caller judging kept sets replaces.
  */
-function setProblems(db: Db, moduleId: string, versionPin: string, sets: readonly DesiredSet[], listed: boolean): Problem[] {
+function setProblems(db: Db, moduleId: string, versionPin: string, sets: readonly DesiredSet[]): Problem[] {
     const variables = moduleVariablesOf(db, moduleId, versionPin);
     const problems: Problem[] = [];
-    const at = (index: number, field: string) => (listed ? [...OPTIONS_POINTER, index, "attributes", field] : [...OPTIONS_POINTER]);
+    const at = (index: number, field: string) => [...OPTIONS_POINTER, index, "attributes", field];
     sets.forEach((set, index) => {
         const variable = variables.find((candidate) => candidate.name === set.variableName);
         if (!variable) {
@@ -352,9 +351,9 @@ function writeSets(db: Db, moduleId: string, sets: readonly DesiredSet[], timest
  * a set by an equal one, makes no new version.
  */
 function canonicalSnapshot(registryModuleId: string, versionPin: string, sets: readonly { name: string; type: string; options: string[] }[]) {
-    const content = [...sets]
-        .map((set) => ({ name: set.name, type: set.type, options: [...set.options].sort() }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Each set as JSON text, the texts sorted as strings: an order fixed by the content alone (any such order
+    // does; it need not be by name), with no comparator whose ties could leave the request's order in it.
+    const content = sets.map((set) => JSON.stringify([set.name, set.type, [...set.options].sort()])).sort();
     return JSON.stringify({ registryModuleId, versionPin, variableOptions: content });
 }
 
