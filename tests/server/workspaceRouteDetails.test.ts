@@ -117,14 +117,17 @@ describe("PATCH /workspaces/:id: its own refusals, exactly", () => {
         expect((await readWorkspace(workspace.id)).attributes.description).toBe("with its id");
     });
 
-    test("infra-version at another value: the detail names the version the workspace has, quoted; nothing written", async () => {
+    test.each([
+        ["infra-version", "Infra version"],
+        ["terraform-version", "Terraform version"],
+    ])("%s at another value: the detail names the version the workspace has, quoted; nothing written", async (attribute, words) => {
         const workspace = await createWorkspace();
         await expectPatchRefused(
             workspace.id,
-            updateDocument({ "infra-version": "1.10.0" }),
+            updateDocument({ [attribute]: "1.10.0" }),
             invalid(
-                "/data/attributes/infra-version",
-                "Infra version cannot be changed: this service does not change a workspace's version. This workspace's is '1.9.0'; send that or leave it out",
+                `/data/attributes/${attribute}`,
+                `${words} cannot be changed: this service does not change a workspace's version. This workspace's is '1.9.0'; send that or leave it out`,
             ),
         );
     });
@@ -381,6 +384,13 @@ describe("GET /organizations/:org/workspaces: parameters and counts", () => {
             detail: `${parameter} is not supported by this service; the workspace list takes search[name], filter[project][id] and filter[tagged][i][key] / [value]`,
             source: { parameter },
         });
+    });
+
+    test("a parameter outside the search[…] and filter[…] families is no filter of the hosted list: ignored, the whole list", async () => {
+        const everything = await allNames();
+        const response = await owners.get(`${LIST}?page%5Bsize%5D=100&${encodeURIComponent("x-filter[name]")}=web&${encodeURIComponent("research[name]")}=web`);
+        expectStatus(response, 200);
+        expect(response.body.data.map((workspace: any) => workspace.attributes.name)).toEqual(everything);
     });
 
     test("filter[project][id] of spaces only filters nothing: the whole list, matching = total", async () => {
