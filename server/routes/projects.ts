@@ -325,7 +325,8 @@ export function taggedFilters(query: Query): TagFilter[] {
         if (!/^\d{1,9}$/.test(index)) {
             throw badParameter(shown, `The index of ${shown} must be a number (0, 1, 2...), got '${abbreviatedText(index)}'`);
         }
-        const value = singleParameter(query, name) ?? "";
+        // A name from Object.keys has a value: the query parser gives "" for a bare `?name`.
+        const value = singleParameter(query, name)!;
         const group = groups.get(index) ?? {};
         if (form[2] === "key") {
             if (value === "") throw badParameter(shown, `${shown} must name a tag key; it is empty`);
@@ -381,7 +382,6 @@ function includesEffectiveTagBindings(query: Query): boolean {
 /** The effective tag bindings of a page's projects (a project's are its own), by project, in their order. */
 function effectiveTagBindingsOf(db: Db, projects: readonly ProjectListRow[]): Map<string, TagBindingRow[]> {
     const byProject = new Map<string, TagBindingRow[]>(projects.map((project) => [project.id, []]));
-    if (projects.length === 0) return byProject;
     const rows = sql(db, `SELECT * FROM tag_bindings WHERE project_id IN (SELECT value FROM json_each(?))
                           ORDER BY project_id, created_at, rowid`).all(JSON.stringify(projects.map((project) => project.id))) as TagBindingRow[];
     for (const row of rows) byProject.get(row.project_id)?.push(row);
@@ -430,6 +430,8 @@ type ListQuery = ReturnType<typeof listQuery>;
 type NameMatch = { kind: "all" } | { kind: "none" } | { kind: "names"; names: string } | Search | { kind: "index"; phrase: string } | LikeMatch;
 type LikeMatch = { kind: "like"; pattern: string };
 type Search = { kind: "search"; phrase: string; like: LikeMatch };
+/** A {@link NameMatch} a filter is built from: a search is resolved to the index or `LIKE` first. */
+type ResolvedMatch = Exclude<NameMatch, Search>;
 
 /**
  * Below this many trigram matches in the organization a search runs on the trigram index; at or above it
@@ -459,11 +461,12 @@ const statementTexts = new Map<string, string>();
  * and hashing the new string to find its prepared statement took a measurable share of a page's time.
  */
 function statementText(shape: string, build: () => string): string {
-    let text = statementTexts.get(shape);
-    if (text === undefined) {
-        text = build();
-        statementTexts.set(shape, text);
-    }
+    return statementTexts.get(shape) ?? rememberedText(shape, build());
+}
+
+/** Keeps `text` as the statement of `shape` (see {@link statementText}) and answers it. */
+function rememberedText(shape: string, text: string): string {
+    statementTexts.set(shape, text);
     return text;
 }
 
@@ -573,7 +576,7 @@ function selectiveSearchPage(db: Db, organization: string, phrase: string, query
  * few (counted up to the limit, the index leading, so counting stops there), else by `LIKE`, which the
  * team's access rows drive; nothing when nothing in the organization matches.
  */
-function searchWay(db: Db, organization: string, search: Search): NameMatch {
+function searchWay(db: Db, organization: string, search: Search): ResolvedMatch {
     const hits = (
         sql(db, `SELECT COUNT(*) AS n FROM (SELECT 1 FROM project_names f CROSS JOIN projects p ON p.rowid = f.rowid
                  WHERE f.project_names MATCH ? AND p.organization = ? LIMIT ${SELECTIVE_SEARCH_MATCHES})`).get(search.phrase, organization) as {
@@ -608,14 +611,16 @@ function seesEveryProject(principal: Principal): boolean {
 function listFilter(
     principal: Principal,
     required: AccessLevel,
-    match: NameMatch,
+    match: ResolvedMatch,
     tagged?: string,
 ): { where: string; params: Record<string, unknown> } {
     const seesAll = seesEveryProject(principal);
     const params: Record<string, unknown> = { organization: principal.organization };
     // When the team's access rows, the trigram index or the tag index narrow more than the organization
     // does, `+` keeps SQLite from walking the whole organization instead (it has no statistics to tell).
-    const drivenElsewhere = !seesAll || match.kind === "index" || tagged !== undefined;
+    // Only a caller who sees some projects filters through the trigram index (one who sees all searches
+    // in one statement, or by LIKE): `!seesAll` covers that case.
+    const drivenElsewhere = !seesAll || tagged !== undefined;
     const clauses = [`${drivenElsewhere ? "+" : ""}p.organization = @organization`];
     if (!seesAll) {
         const levels = ACCESS_LEVELS.slice(ACCESS_LEVELS.indexOf(required));
@@ -638,11 +643,6 @@ function listFilter(
             // LIKE is case-insensitive for ASCII, which is all a project name holds.
             clauses.push("p.name LIKE @pattern ESCAPE '\\'");
             params.pattern = match.pattern;
-            break;
-        case "search":
-            throw new Error("a search is resolved to the index or LIKE before its filter is built");
-        case "all":
-        case "none":
             break;
     }
     if (tagged !== undefined) {
