@@ -466,10 +466,18 @@ export function withNoCodeServer(assign: (started: NoCodeServer) => void, option
 
 let uniqueCounter = 0;
 
-/** A workspace name no other request of this test file uses (letters, digits and `-` only). */
-export function uniqueWorkspaceName(prefix = "nc"): string {
+/**
+ * A name no other request of this test file uses (letters, digits and `-` only, under 40 characters for a
+ * short prefix): it fits both the workspace and the project name rules.
+ */
+export function uniqueName(prefix: string): string {
     uniqueCounter += 1;
     return `${prefix}-${process.pid}-${uniqueCounter}`;
+}
+
+/** A workspace name no other request of this test file uses ({@link uniqueName}). */
+export function uniqueWorkspaceName(prefix = "nc"): string {
+    return uniqueName(prefix);
 }
 
 /** A variable key no other request of this test file uses (`PREFIX_n`: the variable key rule's characters). */

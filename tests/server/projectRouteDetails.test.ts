@@ -26,6 +26,7 @@ import {
     type Client,
     type HttpResponse,
     type TagInput,
+    uniqueName,
 } from "./helpers";
 
 const CREATE = "/organizations/acme/projects";
@@ -35,14 +36,12 @@ const TAG_LIST = "/data/relationships/tag-bindings/data";
 let server: TestServer;
 let owners: Client;
 let ids: AcmeProjectIds;
-let counter = 0;
 
 withSeededServer((started) => ({ server, owners, ids } = started));
 
-/** A project name no other request of this file uses (3 to 40 characters). */
-function uniqueName(prefix = "detail"): string {
-    counter += 1;
-    return `${prefix}-${process.pid}-${counter}`;
+/** A name no other request of this file uses. */
+function freshName(prefix = "detail"): string {
+    return uniqueName(prefix);
 }
 
 /** The one error object of a refusal (the answer must hold exactly one). */
@@ -78,14 +77,14 @@ async function bindingsInOrder(id: string): Promise<{ key: string; value: string
 
 describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
     test("a team that may not create projects: one 404 saying so; nothing written", async () => {
-        const name = uniqueName();
+        const name = freshName();
         await expectRefused(() => clientFor(server, TOKENS.appsAdmin).post(CREATE, projectDocument({ name })), 404, [
             { status: "404", title: "not found", detail: "Organization not found or you are not authorized to create projects in it" },
         ]);
     });
 
     test("a key given twice: one 422 at the second item's key, the detail starting with a capital; nothing written", async () => {
-        const name = uniqueName();
+        const name = freshName();
         const tags = [
             { key: "env", value: "a" },
             { key: "team", value: "b" },
@@ -102,7 +101,7 @@ describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
     });
 
     test("eleven tags: exactly one 422, at the tag list, saying ten is the most; nothing written", async () => {
-        const name = uniqueName();
+        const name = freshName();
         await expectRefused(() => owners.post(CREATE, projectDocument({ name }, distinctTags(11))), 422, [
             {
                 status: "422",
@@ -114,7 +113,7 @@ describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
     });
 
     test("ten tags are accepted, and all ten read back", async () => {
-        const id = await createProject(server, { name: uniqueName() }, distinctTags(10));
+        const id = await createProject(server, { name: freshName() }, distinctTags(10));
         expect(await tagsOf(server, id)).toEqual(
             distinctTags(10)
                 .map((tag) => [tag.key, tag.value])
@@ -126,7 +125,7 @@ describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
         const response = await owners.post(CREATE, {
             data: {
                 type: "projects",
-                attributes: { name: uniqueName() },
+                attributes: { name: freshName() },
                 relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "flag" } }] } },
             },
         });
@@ -137,7 +136,7 @@ describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
 
 describe("PATCH /projects/:id/tag-bindings: more than ten tags, exactly", () => {
     test("eleven tags in the body: exactly one 422 at /data; nothing written", async () => {
-        const id = await createProject(server, { name: uniqueName() });
+        const id = await createProject(server, { name: freshName() });
         await expectRefused(() => owners.patch(`/projects/${id}/tag-bindings`, { data: distinctTags(11).map((tag) => ({ type: "tag-bindings", attributes: tag })) }), 422, [
             {
                 status: "422",
@@ -151,7 +150,7 @@ describe("PATCH /projects/:id/tag-bindings: more than ten tags, exactly", () => 
 
 describe("PATCH /projects/:id with tag-bindings: the set is replaced, kept keys keep their binding", () => {
     test("the same keys in another order: the bindings keep their order and creation time, a new value reads back", async () => {
-        const id = await createProject(server, { name: uniqueName() }, [
+        const id = await createProject(server, { name: freshName() }, [
             { key: "alpha", value: "1" },
             { key: "beta", value: "2" },
         ]);
@@ -174,7 +173,7 @@ describe("PATCH /projects/:id with tag-bindings: the set is replaced, kept keys 
     });
 
     test("a key left out is removed, a new one added after the kept ones", async () => {
-        const id = await createProject(server, { name: uniqueName() }, [
+        const id = await createProject(server, { name: freshName() }, [
             { key: "alpha", value: "1" },
             { key: "beta", value: "2" },
         ]);
@@ -298,7 +297,7 @@ describe("GET /organizations/:org/projects: the query", () => {
         let tagged: string;
 
         beforeAll(async () => {
-            tagged = uniqueName("tagged");
+            tagged = freshName("tagged");
             await createProject(server, { name: tagged }, [{ key: "detail-key", value: "on" }]);
         });
 
@@ -346,7 +345,7 @@ describe("GET /organizations/:org/projects: the query", () => {
     });
 
     test("include with a space after the comma: both spellings accepted, the bindings included", async () => {
-        const name = uniqueName("include");
+        const name = freshName("include");
         const id = await createProject(server, { name }, [{ key: "inc", value: "yes" }]);
         const response = await owners.get(`${LIST}?filter%5Bnames%5D=${encodeURIComponent(name)}&include=effective_tag_bindings,%20effective-tag-bindings`);
         expectStatus(response, 200);
