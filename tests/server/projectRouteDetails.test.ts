@@ -39,10 +39,6 @@ let ids: AcmeProjectIds;
 
 withSeededServer((started) => ({ server, owners, ids } = started));
 
-/** A name no other request of this file uses. */
-function freshName(prefix = "detail"): string {
-    return uniqueName(prefix);
-}
 
 /** The one error object of a refusal (the answer must hold exactly one). */
 function onlyError(response: HttpResponse, status: number): any {
@@ -77,14 +73,14 @@ async function bindingsInOrder(id: string): Promise<{ key: string; value: string
 
 describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
     test("a team that may not create projects: one 404 saying so; nothing written", async () => {
-        const name = freshName();
+        const name = uniqueName("detail");
         await expectRefused(() => clientFor(server, TOKENS.appsAdmin).post(CREATE, projectDocument({ name })), 404, [
             { status: "404", title: "not found", detail: "Organization not found or you are not authorized to create projects in it" },
         ]);
     });
 
     test("a key given twice: one 422 at the second item's key, the detail starting with a capital; nothing written", async () => {
-        const name = freshName();
+        const name = uniqueName("detail");
         const tags = [
             { key: "env", value: "a" },
             { key: "team", value: "b" },
@@ -101,7 +97,7 @@ describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
     });
 
     test("eleven tags: exactly one 422, at the tag list, saying ten is the most; nothing written", async () => {
-        const name = freshName();
+        const name = uniqueName("detail");
         await expectRefused(() => owners.post(CREATE, projectDocument({ name }, distinctTags(11))), 422, [
             {
                 status: "422",
@@ -113,7 +109,7 @@ describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
     });
 
     test("ten tags are accepted, and all ten read back", async () => {
-        const id = await createProject(server, { name: freshName() }, distinctTags(10));
+        const id = await createProject(server, { name: uniqueName("detail") }, distinctTags(10));
         expect(await tagsOf(server, id)).toEqual(
             distinctTags(10)
                 .map((tag) => [tag.key, tag.value])
@@ -125,7 +121,7 @@ describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
         const response = await owners.post(CREATE, {
             data: {
                 type: "projects",
-                attributes: { name: freshName() },
+                attributes: { name: uniqueName("detail") },
                 relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key: "flag" } }] } },
             },
         });
@@ -136,7 +132,7 @@ describe("POST /organizations/:org/projects: its own refusals, exactly", () => {
 
 describe("PATCH /projects/:id/tag-bindings: more than ten tags, exactly", () => {
     test("eleven tags in the body: exactly one 422 at /data; nothing written", async () => {
-        const id = await createProject(server, { name: freshName() });
+        const id = await createProject(server, { name: uniqueName("detail") });
         await expectRefused(() => owners.patch(`/projects/${id}/tag-bindings`, { data: distinctTags(11).map((tag) => ({ type: "tag-bindings", attributes: tag })) }), 422, [
             {
                 status: "422",
@@ -150,7 +146,7 @@ describe("PATCH /projects/:id/tag-bindings: more than ten tags, exactly", () => 
 
 describe("PATCH /projects/:id with tag-bindings: the set is replaced, kept keys keep their binding", () => {
     test("the same keys in another order: the bindings keep their order and creation time, a new value reads back", async () => {
-        const id = await createProject(server, { name: freshName() }, [
+        const id = await createProject(server, { name: uniqueName("detail") }, [
             { key: "alpha", value: "1" },
             { key: "beta", value: "2" },
         ]);
@@ -173,7 +169,7 @@ describe("PATCH /projects/:id with tag-bindings: the set is replaced, kept keys 
     });
 
     test("a key left out is removed, a new one added after the kept ones", async () => {
-        const id = await createProject(server, { name: freshName() }, [
+        const id = await createProject(server, { name: uniqueName("detail") }, [
             { key: "alpha", value: "1" },
             { key: "beta", value: "2" },
         ]);
@@ -297,7 +293,7 @@ describe("GET /organizations/:org/projects: the query", () => {
         let tagged: string;
 
         beforeAll(async () => {
-            tagged = freshName("tagged");
+            tagged = uniqueName("tagged");
             await createProject(server, { name: tagged }, [{ key: "detail-key", value: "on" }]);
         });
 
@@ -345,7 +341,7 @@ describe("GET /organizations/:org/projects: the query", () => {
     });
 
     test("include with a space after the comma: both spellings accepted, the bindings included", async () => {
-        const name = freshName("include");
+        const name = uniqueName("include");
         const id = await createProject(server, { name }, [{ key: "inc", value: "yes" }]);
         const response = await owners.get(`${LIST}?filter%5Bnames%5D=${encodeURIComponent(name)}&include=effective_tag_bindings,%20effective-tag-bindings`);
         expectStatus(response, 200);

@@ -35,10 +35,6 @@ let ids: AcmeProjectIds;
 
 withSeededServer((started) => ({ server, owners, ids } = started));
 
-/** A name no other request of this file uses. */
-function freshName(prefix = "detail"): string {
-    return uniqueName(prefix);
-}
 
 /** `PATCH /workspaces/:id` body; `data.id` and `relationships` only when given. */
 function updateDocument(attributes: Record<string, unknown>, extra: { id?: string; projectId?: string } = {}): unknown {
@@ -57,7 +53,7 @@ function createDocument(attributes: Record<string, unknown>, projectId?: string)
 
 /** Creates a workspace in Apps as the owners (201 expected) and answers its `data`. */
 async function createWorkspace(attributes: Record<string, unknown> = {}): Promise<any> {
-    const response = await owners.post(CREATE, createDocument({ name: freshName(), ...attributes }, ids.Apps));
+    const response = await owners.post(CREATE, createDocument({ name: uniqueName("detail"), ...attributes }, ids.Apps));
     expectStatus(response, 201);
     return response.body.data;
 }
@@ -296,7 +292,7 @@ describe("PATCH /workspaces/:id: setting-overwrites", () => {
 
 describe("PATCH /workspaces/:id with a move: auto-destroy-activity-duration is judged at the destination's", () => {
     test("the destination's duration is accepted (and reads back), the workspace's present one is refused naming the destination's", async () => {
-        const destination = await owners.post("/organizations/acme/projects", projectDocument({ name: freshName("dest"), "auto-destroy-activity-duration": "36h" }));
+        const destination = await owners.post("/organizations/acme/projects", projectDocument({ name: uniqueName("dest"), "auto-destroy-activity-duration": "36h" }));
         expectStatus(destination, 201);
         const destinationId = destination.body.data.id;
         expectStatus(await owners.patch(`/projects/${ids.Apps}`, projectDocument({ "auto-destroy-activity-duration": "7d" })), 200);
@@ -323,7 +319,7 @@ describe("PATCH /workspaces/:id with a move: auto-destroy-activity-duration is j
 
 describe("POST /organizations/:org/workspaces: setting-overwrites", () => {
     test("agent-pool true without a pool or a mode: one 422 naming agent-pool-id or execution-mode; nothing written", async () => {
-        const name = freshName("refused");
+        const name = uniqueName("refused");
         const before = await snapshot(server);
         const response = await owners.post(CREATE, createDocument({ name, "setting-overwrites": { "agent-pool": true } }, ids.Apps));
         expect(onlyError(response, 422)).toEqual(invalid("/data/attributes/setting-overwrites/agent-pool", AGENT_POOL_TRUE_DETAIL));
@@ -334,14 +330,14 @@ describe("POST /organizations/:org/workspaces: setting-overwrites", () => {
     test("a mode alone sets both: true for both is accepted, and both read back true", async () => {
         const response = await owners.post(
             CREATE,
-            createDocument({ name: freshName(), "execution-mode": "remote", "setting-overwrites": { "execution-mode": true, "agent-pool": true } }, ids.Apps),
+            createDocument({ name: uniqueName("detail"), "execution-mode": "remote", "setting-overwrites": { "execution-mode": true, "agent-pool": true } }, ids.Apps),
         );
         expectStatus(response, 201);
         expect((await readWorkspace(response.body.data.id)).attributes["setting-overwrites"]).toEqual({ "execution-mode": true, "agent-pool": true });
     });
 
     test("a mode alone, without setting-overwrites, reads back both true", async () => {
-        const response = await owners.post(CREATE, createDocument({ name: freshName(), "execution-mode": "remote" }, ids.Apps));
+        const response = await owners.post(CREATE, createDocument({ name: uniqueName("detail"), "execution-mode": "remote" }, ids.Apps));
         expectStatus(response, 201);
         expect((await readWorkspace(response.body.data.id)).attributes["setting-overwrites"]).toEqual({ "execution-mode": true, "agent-pool": true });
     });
@@ -349,7 +345,7 @@ describe("POST /organizations/:org/workspaces: setting-overwrites", () => {
     test("an agent pool alone (null) sets agent-pool only: agent-pool true accepted, execution-mode reads false", async () => {
         const response = await owners.post(
             CREATE,
-            createDocument({ name: freshName(), "agent-pool-id": null, "setting-overwrites": { "agent-pool": true, "execution-mode": false } }, ids.Apps),
+            createDocument({ name: uniqueName("detail"), "agent-pool-id": null, "setting-overwrites": { "agent-pool": true, "execution-mode": false } }, ids.Apps),
         );
         expectStatus(response, 201);
         expect((await readWorkspace(response.body.data.id)).attributes["setting-overwrites"]).toEqual({ "execution-mode": false, "agent-pool": true });
