@@ -96,7 +96,8 @@ export function registryModuleRelationshipSchema() {
     return z.object({
         data: z.object({
             type: z.enum(["registry-module", "registry-modules"], { error: "must be 'registry-module'" }),
-            id: z.string({ error: "must be a registry module id" }).min(1, { error: "must be a registry module id" }),
+            // An empty id gets the same words: a schema's `error` also words its checks (zod 4).
+            id: z.string({ error: "must be a registry module id" }).min(1),
         }),
     });
 }
@@ -240,7 +241,8 @@ export function createNoCodeWorkspaceRequestSchema() {
                     project: z.object({
                         data: z.object({
                             type: z.enum(["project", "projects"], { error: "must be 'project'" }),
-                            id: z.string({ error: "must be a project id" }).min(1, { error: "must be a project id" }),
+                            // An empty id gets the same words: a schema's `error` also words its checks (zod 4).
+                            id: z.string({ error: "must be a project id" }).min(1),
                         }),
                     }),
                     vars: noCodeWorkspaceVarsRelationshipSchema().optional(),
@@ -282,7 +284,7 @@ export function noCodeModuleResourceSchema() {
                     .optional(),
             })
             .optional(),
-        links: z.object({ self: z.string().optional() }).optional(),
+        // `links` is not read: a module is always addressed by its id.
     });
 }
 
@@ -296,7 +298,7 @@ export function variableOptionsResourceSchema() {
             "variable-type": z.string(),
             options: z.array(z.string()).nullable().optional(),
         }),
-        relationships: z.object({ "no-code-allowed-module": toOneRelationshipSchema().optional() }).optional(),
+        // Its `no-code-allowed-module` relationship is not read: a set is only ever found through its module.
     });
 }
 
@@ -337,19 +339,24 @@ export function noCodeModuleDocumentSchema() {
             included: z.array(z.unknown()).optional(),
         })
         .transform(({ data, included }) => {
-            const sets = (included ?? [])
-                .map((item) => optionSchema.safeParse(item))
-                .filter((result) => result.success)
-                .map((result) => variableOptionsFromWire(result.data));
-            return noCodeModuleFromWire(data, sets);
+            const setsById = new Map<string, VariableOptions>();
+            if (included !== undefined) {
+                for (const item of included) {
+                    const parsed = optionSchema.safeParse(item);
+                    if (parsed.success) setsById.set(parsed.data.id, variableOptionsFromWire(parsed.data));
+                }
+            }
+            return noCodeModuleFromWire(data, setsById);
         });
 }
 
-/** {@link NoCodeModule} from its wire shape and the variable-options sets that were included. */
-export function noCodeModuleFromWire(wire: z.output<ReturnType<typeof noCodeModuleResourceSchema>>, included: readonly VariableOptions[]) {
+/** {@link NoCodeModule} from its wire shape and the variable-options sets that were included, by id. */
+export function noCodeModuleFromWire(
+    wire: z.output<ReturnType<typeof noCodeModuleResourceSchema>>,
+    includedSetsById: ReadonlyMap<string, VariableOptions>,
+) {
     const relationships = wire.relationships;
     const optionIds = (relationships?.["variable-options"]?.data ?? []).map((item) => item.id);
-    const byId = new Map(included.map((set) => [set.id, set]));
     return {
         /** `nocode-...` */
         id: wire.id,
@@ -364,7 +371,7 @@ export function noCodeModuleFromWire(wire: z.output<ReturnType<typeof noCodeModu
         /** Ids of the module's variable-options sets (`ncvaropt-...`), always present. */
         variableOptionIds: optionIds,
         /** The sets themselves, in relationship order, when the read included them (`include: ["variable-options"]`). */
-        variableOptions: optionIds.map((id) => byId.get(id)).filter((set): set is VariableOptions => set !== undefined),
+        variableOptions: optionIds.map((id) => includedSetsById.get(id)).filter((set): set is VariableOptions => set !== undefined),
     };
 }
 

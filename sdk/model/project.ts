@@ -119,7 +119,8 @@ export function moveWorkspacesRequestSchema() {
         data: z.array(
             z.object({
                 type: z.literal("workspaces", { error: "must be 'workspaces'" }),
-                id: z.string({ error: "must be a workspace id" }).min(1, { error: "must be a workspace id" }),
+                // An empty id gets the same words: a schema's `error` also words its checks (zod 4).
+                id: z.string({ error: "must be a workspace id" }).min(1),
             }),
             { error: "must be a list of workspaces" },
         ),

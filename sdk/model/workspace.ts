@@ -121,7 +121,8 @@ function hostedWorkspaceRelationships() {
                     data: z.object(
                         {
                             type: z.enum(["projects", "project"], { error: "must be 'projects'" }),
-                            id: z.string({ error: "must be a project id" }).min(1, { error: "must be a project id" }),
+                            // An empty id gets the same words: a schema's `error` also words its checks (zod 4).
+                            id: z.string({ error: "must be a project id" }).min(1),
                         },
                         { error: "must be a project ({ type: 'projects', id }): a workspace always belongs to a project" },
                     ),
