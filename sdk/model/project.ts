@@ -154,7 +154,7 @@ export function projectResourceSchema() {
                 organization: toOneRelationshipSchema().optional(),
             })
             .optional(),
-        links: z.object({ self: z.string().optional() }).optional(),
+        // `links` is not read: a project is always addressed by its id.
     });
 }
 
