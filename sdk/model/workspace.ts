@@ -53,23 +53,23 @@ export const WORKSPACE_STORED_ATTRIBUTES = [
     "working-directory",
 ] as const;
 
-/** Whether `given` is `expected`: equal primitives, or arrays of them in the same order (small values only). */
-function sameValue(given: unknown, expected: unknown): boolean {
-    if (Array.isArray(expected)) {
-        return Array.isArray(given) && given.length === expected.length && given.every((item, index) => item === expected[index]);
-    }
+/** A value of {@link WORKSPACE_FIXED_ATTRIBUTES}: the only lists among them are empty. */
+type FixedValue = boolean | null | readonly [];
+
+/** Whether `given` is the fixed value `expected`: the same boolean or null, or, for `[]`, an empty list. */
+function sameValue(given: unknown, expected: FixedValue): boolean {
+    if (Array.isArray(expected)) return Array.isArray(given) && given.length === 0;
     return given === expected;
 }
 
-/** `'remote'`, `true`, `null`, `[]`: a value as a detail shows it. */
-function shown(value: unknown): string {
-    return typeof value === "string" ? `'${value}'` : JSON.stringify(value);
-}
-
-/** A hosted attribute that has one value here ({@link WORKSPACE_FIXED_ATTRIBUTES}): that value, or a refusal saying so. */
-function fixedAttributeRule(value: unknown) {
+/**
+ * A hosted attribute that has one value here ({@link WORKSPACE_FIXED_ATTRIBUTES}): that value, or a refusal
+ * saying so. The values are booleans, `null` and `[]`, which JSON writes as a request would.
+ */
+function fixedAttributeRule(value: FixedValue) {
+    const shown = JSON.stringify(value);
     return z.unknown().refine((given) => sameValue(given, value), {
-        error: `must be ${shown(value)} on this service, which has no such setting (every workspace has ${shown(value)}); leave it out or send ${shown(value)}`,
+        error: `must be ${shown} on this service, which has no such setting (every workspace has ${shown}); leave it out or send ${shown}`,
     });
 }
 
@@ -205,7 +205,7 @@ export function workspaceResourceSchema() {
                 "no-code-module-version": toOneRelationshipSchema().optional(),
             })
             .optional(),
-        links: z.object({ self: z.string().optional(), "self-html": z.string().optional() }).optional(),
+        // `links` is not read: a workspace is always addressed by its id.
     });
 }
 
