@@ -114,6 +114,13 @@ export function expectValidation(response: HttpResponse, ...pointers: string[]):
     return errors;
 }
 
+/** The detail of the error at `pointer` among the error objects of an answer (throws, naming them, when none is there). */
+export function detailAt(errors: readonly any[], pointer: string): string {
+    const error = errors.find((each) => each.source?.pointer === pointer);
+    if (!error) throw new Error(`no error at ${pointer}: ${JSON.stringify(errors)}`);
+    return error.detail as string;
+}
+
 /** 422 whose pointers all start with the given prefix (for set-level problems whose exact pointer is open). */
 export function expectValidationUnder(response: HttpResponse, prefix: string): any[] {
     const errors = expectValidation(response);

@@ -7,6 +7,7 @@
 import {
     BUCKET_VARS,
     createNoCodeModule,
+    detailAt,
     expectNoCodeUnchanged,
     expectNoWorkspaceNamed,
     expectValidation,
@@ -26,13 +27,6 @@ withNoCodeServer((value) => {
     started = value;
     owners = value.owners;
 });
-
-/** The detail of the error at `pointer` of a 422 answer. */
-function detailAt(errors: any[], pointer: string): string {
-    const error = errors.find((each) => each.source?.pointer === pointer);
-    if (!error) throw new Error(`no error at ${pointer}: ${JSON.stringify(errors)}`);
-    return error.detail as string;
-}
 
 const OPTIONS = "/data/relationships/variable-options/data";
 const SET = { type: "variable-options", attributes: { "variable-name": "region", "variable-type": "string", options: ["eu-west-1"] } };

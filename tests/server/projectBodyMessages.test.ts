@@ -6,20 +6,13 @@
  */
 import type { TestServer } from "../support/server";
 import { WORKSPACES } from "../support/seed";
-import { expectUnchanged, expectValidation, snapshot, withSeededServer, type AcmeProjectIds, type Client } from "./helpers";
+import { detailAt, expectUnchanged, expectValidation, snapshot, withSeededServer, type AcmeProjectIds, type Client } from "./helpers";
 
 let server: TestServer;
 let owners: Client;
 let ids: AcmeProjectIds;
 
 withSeededServer((started) => ({ server, owners, ids } = started));
-
-/** The detail of the error at `pointer` of a 422 answer. */
-function detailAt(errors: any[], pointer: string): string {
-    const error = errors.find((each) => each.source?.pointer === pointer);
-    if (!error) throw new Error(`no error at ${pointer}: ${JSON.stringify(errors)}`);
-    return error.detail as string;
-}
 
 /** Sends the request and checks the words at `pointer` and that nothing changed. */
 async function expectRefusal(send: () => Promise<any>, pointer: string, words: string): Promise<void> {

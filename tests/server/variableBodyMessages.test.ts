@@ -5,19 +5,12 @@
  */
 import type { TestServer } from "../support/server";
 import { WORKSPACES } from "../support/seed";
-import { expectUnchanged, expectValidation, snapshot, withSeededServer, type Client } from "./helpers";
+import { detailAt, expectUnchanged, expectValidation, snapshot, withSeededServer, type Client } from "./helpers";
 
 let server: TestServer;
 let owners: Client;
 
 withSeededServer((started) => ({ server, owners } = started));
-
-/** The detail of the error at `pointer` of a 422 answer. */
-function detailAt(errors: any[], pointer: string): string {
-    const error = errors.find((each) => each.source?.pointer === pointer);
-    if (!error) throw new Error(`no error at ${pointer}: ${JSON.stringify(errors)}`);
-    return error.detail as string;
-}
 
 const RELATIONSHIP = { workspace: { data: { type: "workspaces", id: WORKSPACES.appsLegacy } } };
 const ATTRIBUTES = { key: "MESSAGE_KEY", category: "env" };

@@ -8,6 +8,7 @@
 import type { TestServer } from "../support/server";
 import { WORKSPACES } from "../support/seed";
 import {
+    detailAt,
     expectNoWorkspaceNamed,
     expectUnchanged,
     expectValidation,
@@ -22,13 +23,6 @@ const CREATE = "/organizations/acme/workspaces";
 let server: TestServer;
 let owners: Client;
 withSeededServer((started) => ({ server, owners } = started));
-
-/** The detail of the error at `pointer` of a 422 answer. */
-function detailAt(errors: any[], pointer: string): string {
-    const error = errors.find((each) => each.source?.pointer === pointer);
-    if (!error) throw new Error(`no error at ${pointer}: ${JSON.stringify(errors)}`);
-    return error.detail as string;
-}
 
 /** Parts of a body that each rule refuses, for `data` of a create or an update (a function of the name a create uses). */
 const REFUSED: [string, (name: string) => Record<string, unknown>, string, string][] = [
