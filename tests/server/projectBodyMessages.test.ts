@@ -36,6 +36,50 @@ describe("POST /organizations/:org/projects", () => {
     });
 });
 
+describe("project attributes and tag bindings, on create and on update", () => {
+    const TAGS = "/data/relationships/tag-bindings/data";
+    test.each<[string, Record<string, unknown>, string, string]>([
+        ["tag bindings that are not a list", { relationships: { "tag-bindings": { data: { key: "team" } } } }, TAGS, "must be a list of tag bindings"],
+        [
+            "a tag binding whose attributes are not an object",
+            { relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: "team=web" }] } } },
+            `${TAGS}/0/attributes`,
+            "must be an object with a key and a value",
+        ],
+        [
+            "setting-overwrites that are not an object",
+            { attributes: { "setting-overwrites": true } },
+            "/data/attributes/setting-overwrites",
+            "must be an object of booleans 'default-execution-mode' and 'default-agent-pool'",
+        ],
+        [
+            "a default execution mode said to be overwritten",
+            { attributes: { "setting-overwrites": { "default-execution-mode": true } } },
+            "/data/attributes/setting-overwrites/default-execution-mode",
+            "must be false: a project here has no default execution mode of its own to overwrite the organization's with",
+        ],
+        [
+            "a default agent pool said to be overwritten",
+            { attributes: { "setting-overwrites": { "default-agent-pool": true } } },
+            "/data/attributes/setting-overwrites/default-agent-pool",
+            "must be false: a project here has no default agent pool of its own to overwrite the organization's with",
+        ],
+    ])("refuses %s, saying what it must be; nothing written", async (_label, parts, pointer, words) => {
+        const attributes = { ...(parts.attributes as object) };
+        const relationships = parts.relationships;
+        await expectRefusal(
+            () => owners.post("/organizations/acme/projects", { data: { type: "projects", attributes: { name: "Words Three", ...attributes }, relationships } }),
+            pointer,
+            words,
+        );
+        await expectRefusal(
+            () => owners.patch(`/projects/${ids.Staging}`, { data: { type: "projects", id: ids.Staging, attributes, relationships } }),
+            pointer,
+            words,
+        );
+    });
+});
+
 describe("PATCH /projects/:id", () => {
     test("refuses a type other than projects, saying so; nothing written", async () => {
         await expectRefusal(
