@@ -13,6 +13,10 @@
  * - `GET /projects/:id` and a list page of 20, requests a second on N keep-alive connections, beside a bare
  *   Fastify route answering the same bytes on the same number of connections.
  *
+ * The list's latencies are taken by the wire-level client (`WireClient`: request bytes written once, answers
+ * read only as far as their framing), in blocks alternating with blocks of the floor; the search is printed
+ * by Node's `http.request` client as well, whose own work on each answer that figure includes.
+ *
  * The search term matches the same number of projects at every size (see `SEARCH_MATCHES`): a selective
  * search, whose cost should not grow with the table.
  *
@@ -42,7 +46,9 @@ import {
     residentMemory,
     startScript,
     startServerProcess,
+    wireLatencies,
     writeSeed,
+    WireClient,
     type ServerProcess,
 } from "./support";
 
@@ -167,16 +173,42 @@ class SqliteFloor {
     }
 }
 
-/** Latencies in milliseconds of `samples` runs of `work`, sorted. */
-function timeSync(samples: number, work: () => unknown): number[] {
-    for (let i = 0; i < Math.min(20, samples); i++) work();
-    const values: number[] = [];
-    for (let i = 0; i < samples; i++) {
-        const started = performance.now();
-        work();
-        values.push(performance.now() - started);
+/** How many service requests, then floor runs, alternate in {@link sideBySide}. */
+const SIDE_BY_SIDE_BLOCK = 50;
+/** Floor runs not counted at the start of each of its blocks: the floor is a warm loop, whatever ran before it. */
+const FLOOR_BLOCK_WARMUP = 10;
+
+/**
+ * The service's latencies for `requestPath` (by the wire-level client) and the floor's for the same page
+ * (`floorWork`, in this process), in milliseconds, sorted: measured in alternating blocks of
+ * {@link SIDE_BY_SIDE_BLOCK}, so that both meet the same stretches of this shared machine. A floor taken
+ * in one block lands now and then on a slow stretch (its p50 on this machine: 0.29 to 0.32 ms in most
+ * blocks of 200 runs, 0.54 to 0.68 ms in some), and a ratio against it would say more of the moment than
+ * of the service. Each floor block starts with {@link FLOOR_BLOCK_WARMUP} runs not counted, so the floor
+ * stays the warm loop it is defined as. `warmup` requests go first, not counted; past `budgetMs` (the
+ * code before the list moved into SQL) the blocks stop after 20 samples.
+ */
+async function sideBySide(
+    wire: WireClient,
+    requestPath: string,
+    floorWork: () => unknown,
+    samples: number,
+    warmup: number,
+    budgetMs: number,
+): Promise<{ service: number[]; floor: number[] }> {
+    const service = await wireLatencies(wire, requestPath, 0, warmup);
+    const floor: number[] = [];
+    const end = performance.now() + budgetMs;
+    while (service.length < samples && !(service.length >= 20 && performance.now() > end)) {
+        service.push(...(await wireLatencies(wire, requestPath, Math.min(SIDE_BY_SIDE_BLOCK, samples - service.length), 0)));
+        for (let i = 0; i < FLOOR_BLOCK_WARMUP; i++) floorWork();
+        for (let i = 0; i < SIDE_BY_SIDE_BLOCK; i++) {
+            const started = performance.now();
+            floorWork();
+            floor.push(performance.now() - started);
+        }
     }
-    return values.sort((a, b) => a - b);
+    return { service: service.sort((a, b) => a - b), floor: floor.sort((a, b) => a - b) };
 }
 
 /** Warns when the service's page is not the floor's: the two would not measure the same thing. */
@@ -239,55 +271,56 @@ export async function benchScale(options: ScaleOptions): Promise<void> {
 
 async function listFigures(server: ServerProcess, databasePath: string, size: number, samples: number, warmup: number, budgetMs: number): Promise<SizeResult> {
     const client = new HttpClient(`${server.url}/api/v2`, TOKEN, 1);
+    const wire = await WireClient.connect(`${server.url}/api/v2`, TOKEN);
     const floor = new SqliteFloor(databasePath);
     try {
         checkSamePage("first page", await client.json("GET", FIRST_PAGE_PATH, undefined, 200), floor.firstPage());
-        const first = await latencies(client, "GET", FIRST_PAGE_PATH, samples, warmup, budgetMs);
-        const firstFloor = timeSync(Math.max(first.length, 200), () => floor.firstPage());
+        const { service: first, floor: firstFloor } = await sideBySide(wire, FIRST_PAGE_PATH, () => floor.firstPage(), samples, warmup, budgetMs);
         const p50 = percentile(first, 0.5);
         const p99 = percentile(first, 0.99);
-        console.log(`(${first.length} requests one after another on one keep-alive connection, after ${warmup} not counted)`);
+        console.log(
+            `(${first.length} requests one after another on one keep-alive connection by the wire-level client, after ${warmup} not counted, in blocks of ${SIDE_BY_SIDE_BLOCK} alternating with as many runs of the floor)`,
+        );
         reportBeside("first page of 20, p50", p50, "SQLite, same page and counts", percentile(firstFloor, 0.5), "ms");
         reportBeside("first page of 20, p99", p99, "SQLite, same page and counts", percentile(firstFloor, 0.99), "ms");
         reportLimit("first page of 20, p50", p50, "ms", TARGETS.firstPageP50Ms);
         reportLimit("first page of 20, p99", p99, "ms", TARGETS.firstPageP99Ms);
 
         checkSamePage("search page", await client.json("GET", SEARCH_PATH, undefined, 200), floor.searchPage());
-        const search = await latencies(client, "GET", SEARCH_PATH, samples, warmup, budgetMs);
-        const searchFloor = timeSync(Math.max(search.length, 200), () => floor.searchPage());
+        const { service: search, floor: searchFloor } = await sideBySide(wire, SEARCH_PATH, () => floor.searchPage(), samples, warmup, budgetMs);
+        const searchP50 = percentile(search, 0.5);
+        const searchFloorP50 = percentile(searchFloor, 0.5);
         console.log(
             `(q=${SEARCH_TERM} matches ${SEARCH_MATCHES} projects at every size; page ${SEARCH_PAGE} by name; floor by ${floor.searchMethod}, counts by ${floor.countMethod})`,
         );
-        reportBeside(
-            `q + sort=name, page ${SEARCH_PAGE} of 20, p50`,
-            percentile(search, 0.5),
-            "SQLite, same page and counts",
-            percentile(searchFloor, 0.5),
-            "ms",
-            { ratio: TARGETS.searchVsFloor },
-        );
+        reportBeside(`q + sort=name, page ${SEARCH_PAGE} of 20, p50`, searchP50, "SQLite, same page and counts", searchFloorP50, "ms", {
+            ratio: TARGETS.searchVsFloor,
+        });
         reportBeside(`q + sort=name, page ${SEARCH_PAGE} of 20, p99`, percentile(search, 0.99), "SQLite, same page and counts", percentile(searchFloor, 0.99), "ms");
+        // The same requests through Node's http.request (the HttpClient every other area uses), whose own
+        // parsing of each answer is in this figure: printed so the client's share is visible, not hidden.
+        const searchByNode = await latencies(client, "GET", SEARCH_PATH, samples, warmup, budgetMs);
+        reportBeside(
+            `q + sort=name, page ${SEARCH_PAGE}, p50 by Node's http.request client`,
+            percentile(searchByNode, 0.5),
+            "SQLite, same page and counts",
+            searchFloorP50,
+            "ms",
+        );
         // The HTTP exchange alone: a bare Fastify route answering the same bytes to the same client, one
         // request after another. The floor above is in-process SQLite with no exchange at all, so this part of
         // the service's figure is one no service over HTTP can avoid; the service's own time is the rest.
         const exchange = await bareRouteLatencies(await client.send("GET", SEARCH_PATH), SEARCH_PATH, samples, warmup, budgetMs);
         const exchangeP50 = percentile(exchange, 0.5);
         report(`q + sort=name, page ${SEARCH_PAGE}: the same bytes from a bare Fastify route, p50`, exchangeP50, "ms");
-        reportBeside(
-            `q + sort=name, page ${SEARCH_PAGE}, p50 less the bare route's`,
-            percentile(search, 0.5) - exchangeP50,
-            "SQLite, same page and counts",
-            percentile(searchFloor, 0.5),
-            "ms",
-            { ratio: TARGETS.searchVsFloor },
-        );
+        reportBeside(`q + sort=name, page ${SEARCH_PAGE}, p50 less the bare route's`, searchP50 - exchangeP50, "SQLite, same page and counts", searchFloorP50, "ms");
         // What the search adds over the first page, in the service and in SQLite: the per-request costs both
         // pages share (HTTP, authentication, rendering) drop out.
         reportBeside(
             "q + sort=name, its cost over the first page, p50",
-            percentile(search, 0.5) - p50,
+            searchP50 - p50,
             "the same difference in SQLite",
-            percentile(searchFloor, 0.5) - percentile(firstFloor, 0.5),
+            searchFloorP50 - percentile(firstFloor, 0.5),
             "ms",
         );
 
@@ -298,12 +331,13 @@ async function listFigures(server: ServerProcess, databasePath: string, size: nu
         return { size, firstP50: p50, firstP99: p99 };
     } finally {
         floor.close();
+        wire.close();
         client.close();
     }
 }
 
 /**
- * Latencies of `samples` requests one after another, after `warmup` not counted, to a bare Fastify route in its
+ * Latencies by the wire-level client of `samples` requests one after another, after `warmup` not counted, to a bare Fastify route in its
  * own process answering `answer`'s bytes at `requestPath`'s path (the query is not read).
  */
 async function bareRouteLatencies(answer: { headers: Record<string, unknown>; body: Buffer }, requestPath: string, samples: number, warmup: number, budgetMs: number): Promise<number[]> {
@@ -319,9 +353,9 @@ async function bareRouteLatencies(answer: { headers: Record<string, unknown>; bo
         ]),
     );
     const bare = await startScript(path.join(__dirname, "bareRoute.js"), [routesFile]);
-    const client = new HttpClient(`${bare.url}/api/v2`, TOKEN, 1);
+    const client = await WireClient.connect(`${bare.url}/api/v2`, TOKEN);
     try {
-        return await latencies(client, "GET", requestPath, samples, warmup, budgetMs);
+        return await wireLatencies(client, requestPath, samples, warmup, budgetMs);
     } finally {
         client.close();
         await bare.stop();
