@@ -124,18 +124,21 @@ export class Transport {
         const timeoutMs = wholeNumberOption(options, "timeoutMs", 30_000, 1);
         const maxRetries = wholeNumberOption(options, "maxRetries", 5, 0);
         const maxRetryDelayMs = wholeNumberOption(options, "maxRetryDelayMs", 30_000, 0);
+        const headers = {
+            Authorization: `Bearer ${token}`,
+            "Content-Type": JSON_API_MEDIA_TYPE,
+            Accept: JSON_API_MEDIA_TYPE,
+            "User-Agent": options.userAgent ?? DEFAULT_USER_AGENT,
+        };
         this.#http = axios.create({
             baseURL: this.baseUrl,
             timeout: timeoutMs,
-            headers: {
-                Authorization: `Bearer ${token}`,
-                "Content-Type": JSON_API_MEDIA_TYPE,
-                Accept: JSON_API_MEDIA_TYPE,
-                "User-Agent": options.userAgent ?? DEFAULT_USER_AGENT,
-            },
             // The body is parsed by us: an answer that is not JSON must become a WosError, not a string.
             responseType: "text",
             transformResponse: [],
+            // The body is JSON text already (or none): axios' own transform would only test its type against
+            // FormData, streams, buffers and the like, on every request, and hand it back unchanged.
+            transformRequest: [],
             // Timeouts as ETIMEDOUT, not ECONNABORTED (which is also what a cancel looks like).
             transitional: { clarifyTimeoutError: true },
             // Redirects would re-send the Authorization header elsewhere; the service never redirects.
@@ -146,6 +149,10 @@ export class Transport {
             // see `sdk/httpAdapter.ts`.
             adapter: proxy ? proxiedAdapter(proxy, new URL(this.baseUrl).protocol) : nodeHttpAdapter,
         });
+        // One flat set of default headers, ours: axios' defaults keep a `common` set and one per method, which
+        // it merges into each request's headers and then deletes from them, on every request. The service
+        // needs none of theirs (their `Accept` is ours above; no method set holds anything in axios 1).
+        this.#http.defaults.headers = headers as unknown as AxiosInstance["defaults"]["headers"];
         installRetry(this.#http, {
             maxRetries,
             maxRetryDelayMs,

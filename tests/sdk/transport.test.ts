@@ -59,6 +59,25 @@ it("sends a JSON:API body with the JSON:API content type and honours a custom Us
     expect(JSON.parse(seen[0].body)).toEqual({ data: [{ type: "tag-bindings", attributes: { key: "env", value: "prod" } }] });
 });
 
+it("sends its own headers and nothing of axios' defaults, with and without a body", async () => {
+    const client = new WosClient({ address, token: "tok-123" });
+    await client.projects.listTagBindings("prj-1");
+    await client.projects.addTagBindings("prj-1", [{ key: "env", value: "prod" }]);
+    const own = {
+        accept: "application/vnd.api+json",
+        authorization: "Bearer tok-123",
+        "content-type": "application/vnd.api+json",
+        connection: "keep-alive",
+        host: new URL(address).host,
+    };
+    const { "user-agent": getAgent, ...get } = seen[0].headers;
+    const { "user-agent": patchAgent, ...patch } = seen[1].headers;
+    expect(getAgent).toMatch(/^pulumi-wos\/\S+ node\/\d+/);
+    expect(patchAgent).toBe(getAgent);
+    expect(get).toEqual(own);
+    expect(patch).toEqual({ ...own, "content-length": String(Buffer.byteLength(seen[1].body)) });
+});
+
 it("percent-encodes bracketed query parameters and path segments", async () => {
     await new WosClient({ address: `${address}/api/v2/`, token: "t" }).variables.list({
         workspaceName: "my ws",
