@@ -85,7 +85,7 @@ async function benchUpgrade(serverUrl: string, upgrades: number): Promise<void> 
 export async function benchBasic(server: ServerProcess): Promise<void> {
     const projects = envNumber("BENCH_PROJECTS", 1000);
     const variables = envNumber("BENCH_VARIABLES", 500);
-    const listSamples = envNumber("BENCH_LIST_SAMPLES", 200);
+    const listSamples = envNumber("BENCH_LIST_SAMPLES", 400);
     const upgrades = envNumber("BENCH_UPGRADES", 5);
     const client = new WosClient({ address: server.url, token: TOKEN });
     heading(`figures of earlier issues: ${projects} projects, ${variables} variables, through the SDK one request at a time`);

@@ -175,8 +175,13 @@ class SqliteFloor {
 
 /** How many service requests, then floor runs, alternate in {@link sideBySide}. */
 const SIDE_BY_SIDE_BLOCK = 50;
-/** Floor runs not counted at the start of each of its blocks: the floor is a warm loop, whatever ran before it. */
-const FLOOR_BLOCK_WARMUP = 10;
+/**
+ * Requests, and floor runs, not counted at the start of each block: the floor is a warm loop, whatever ran
+ * before it, and the service's first requests after a floor block meet caches the floor has just filled.
+ * The floor needs more of them: with 10, its p50 after a block of requests was up to 1.8x its warm loop's.
+ */
+const SERVICE_BLOCK_WARMUP = 10;
+const FLOOR_BLOCK_WARMUP = 50;
 
 /**
  * The service's latencies for `requestPath` (by the wire-level client) and the floor's for the same page
@@ -184,8 +189,8 @@ const FLOOR_BLOCK_WARMUP = 10;
  * {@link SIDE_BY_SIDE_BLOCK}, so that both meet the same stretches of this shared machine. A floor taken
  * in one block lands now and then on a slow stretch (its p50 on this machine: 0.29 to 0.32 ms in most
  * blocks of 200 runs, 0.54 to 0.68 ms in some), and a ratio against it would say more of the moment than
- * of the service. Each floor block starts with {@link FLOOR_BLOCK_WARMUP} runs not counted, so the floor
- * stays the warm loop it is defined as. `warmup` requests go first, not counted; past `budgetMs` (the
+ * of the service. Each block of either starts with some not counted ({@link SERVICE_BLOCK_WARMUP},
+ * {@link FLOOR_BLOCK_WARMUP}), so that neither is timed just after the other has filled the caches. `warmup` requests go first, not counted; past `budgetMs` (the
  * code before the list moved into SQL) the blocks stop after 20 samples.
  */
 async function sideBySide(
@@ -200,7 +205,7 @@ async function sideBySide(
     const floor: number[] = [];
     const end = performance.now() + budgetMs;
     while (service.length < samples && !(service.length >= 20 && performance.now() > end)) {
-        service.push(...(await wireLatencies(wire, requestPath, Math.min(SIDE_BY_SIDE_BLOCK, samples - service.length), 0)));
+        service.push(...(await wireLatencies(wire, requestPath, Math.min(SIDE_BY_SIDE_BLOCK, samples - service.length), SERVICE_BLOCK_WARMUP)));
         for (let i = 0; i < FLOOR_BLOCK_WARMUP; i++) floorWork();
         for (let i = 0; i < SIDE_BY_SIDE_BLOCK; i++) {
             const started = performance.now();
@@ -229,7 +234,7 @@ export interface ScaleOptions {
 
 /** Runs the list and throughput figures at each size. */
 export async function benchScale(options: ScaleOptions): Promise<void> {
-    const samples = envNumber("BENCH_LIST_SAMPLES", 200);
+    const samples = envNumber("BENCH_LIST_SAMPLES", 400);
     const budgetMs = envNumber("BENCH_LIST_BUDGET_MS", 30_000);
     // Requests of each shape sent before the measured ones: a freshly started service runs its request path
     // unoptimised for its first few hundred requests (V8 has not compiled it yet), while the floor is a warm
