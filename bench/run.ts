@@ -8,7 +8,7 @@
  * - `list`: the project list at growing sizes (`bench/scale.ts`);
  * - `throughput`: requests a second of a show and a list page beside a bare Fastify route (`bench/scale.ts`);
  * - `statement`: the search's SQL statement timed inside the service's request and in a warm loop, in this
- *   process (`bench/searchStatement.ts`): why the search misses its floor target;
+ *   process (`bench/searchStatement.ts`): why the search sits close to its floor target;
  * - `sdk`: an SDK create beside the same requests over plain keep-alive HTTP (`bench/sdk.ts`);
  * - `provider`: projects through the real provider host beside the thinnest provider and a raw replay
  *   (`bench/provider.ts`);

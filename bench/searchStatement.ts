@@ -1,5 +1,5 @@
 /**
- * Area `statement`: why the search page misses its target of 2x the SQLite floor (issue 6), measured. The
+ * Area `statement`: why the search page sits close to its target of 2x the SQLite floor (issue 6). The
  * floor reads the page in a warm loop of prepared statements, one after another; the service runs the same
  * kind of statement once per request, between parsing, authentication, rendering and the HTTP exchange,
  * which push SQLite's pages and code out of the processor's caches (2 MiB of L2 a core on the development

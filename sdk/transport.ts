@@ -47,7 +47,7 @@ export interface WosClientOptions {
      * environment variable `WOS_TOKEN`; with neither, the constructor throws a `TypeError`.
      */
     token?: string;
-    /** Timeout of each attempt, in milliseconds. Default 30000. */
+    /** Deadline of each attempt, from its start to the answer's last byte, in milliseconds. Default 30000. */
     timeoutMs?: number;
     /** Repeats after the first attempt, for requests the retry policy allows. Default 5. */
     maxRetries?: number;

@@ -2,7 +2,8 @@
  * The client's HTTP exchange (`sdk/httpAdapter.ts`: Node's own `http.request` under axios' interceptors),
  * against a stand-in server each test scripts: keep-alive connections reused across calls, a redirect
  * answered and never followed (the token stays home), a compressed answer decoded, a stalled answer timed
- * out (before and after its headers) and retried where the policy allows, and a cut answer reported. The
+ * out (before and after its headers, and one that trickles in past the deadline) and retried where the
+ * policy allows, and a cut answer reported. The
  * retry policy against the real service is in `retries.test.ts`.
  */
 import * as http from "node:http";
@@ -127,6 +128,27 @@ it("times out an answer that stalls after its headers, and never repeats a creat
     expect(WosConnectionError.isInstance(error)).toBe(true);
     expect(error.code).toBe("ETIMEDOUT");
     expect(requests).toHaveLength(1);
+});
+
+it("times out an answer that keeps trickling in past timeoutMs: one deadline for the attempt, not the socket's idle time", async () => {
+    const timers: NodeJS.Timeout[] = [];
+    handler = (_request, response) => {
+        response.writeHead(200, { "content-type": "application/vnd.api+json" });
+        // A byte every 40 ms, never idle for the 200 ms of the timeout, whole only after 800 ms.
+        const body = EMPTY_LIST.padEnd(20, " ");
+        for (let i = 0; i < body.length; i++) {
+            timers.push(setTimeout(() => (i === body.length - 1 ? response.end(body[i]) : response.write(body[i])), 40 * (i + 1)));
+        }
+    };
+    try {
+        // Counted as idle time, the answer would arrive whole after 800 ms and the list come back empty.
+        const error = await failure(client({ timeoutMs: 200, maxRetries: 0 }).projects.listTagBindings("prj-1"));
+        expect(WosConnectionError.isInstance(error)).toBe(true);
+        expect(error.code).toBe("ETIMEDOUT");
+        expect(error.message).toMatch(/timed out: timeout of 200ms exceeded/);
+    } finally {
+        for (const timer of timers) clearTimeout(timer);
+    }
 });
 
 it("reports an answer cut off in its body as a connection failure, without the token", async () => {
