@@ -417,11 +417,16 @@ export function redactDeep<T>(value: T, secret: string | undefined): T {
 }
 
 /**
- * Throws a {@link WosArgumentError} unless `value` is a non-empty string: an empty id would address a
- * different endpoint (`/projects/` is not `/projects/:id`), so it must never reach the wire.
+ * Throws a {@link WosArgumentError} unless `value` is a non-empty string other than `.` and `..`: an empty id
+ * would address a different endpoint (`/projects/` is not `/projects/:id`), and so would a dot segment, which
+ * a URL's path resolves as a step (`/projects/../tag-bindings` is `/tag-bindings`; percent-encoding the dots
+ * does not stop it, and an HTTP proxy agent parses the URL again): neither may reach the wire.
  */
 export function requireId(value: unknown, name: string, method: string, path: string): asserts value is string {
     if (typeof value !== "string" || value.trim() === "") {
         throw new WosArgumentError({ method, path, message: `${method} ${path}: ${name} must be a non-empty string` });
+    }
+    if (value === "." || value === "..") {
+        throw new WosArgumentError({ method, path, message: `${method} ${path}: ${name} must not be "${value}": a URL path reads it as a step, not a name` });
     }
 }

@@ -4,7 +4,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { WosClient } from "../../sdk";
+import { WosArgumentError, WosClient } from "../../sdk";
 
 interface Seen {
     method?: string;
@@ -86,4 +86,26 @@ it("percent-encodes bracketed query parameters and path segments", async () => {
     expect(seen[0].url).toBe("/api/v2/vars?filter%5Bworkspace%5D%5Bname%5D=my%20ws&filter%5Borganization%5D%5Bname%5D=a%2Fb");
     await new WosClient({ address, token: "t" }).workspaces.listEffectiveTagBindings("ws-1/../x");
     expect(seen[1].url).toBe("/api/v2/workspaces/ws-1%2F..%2Fx/effective-tag-bindings");
+});
+
+it("refuses an id or name of \".\" or \"..\" before sending anything: a URL path would read it as a step to another endpoint", async () => {
+    const client = new WosClient({ address, token: "t" });
+    const attempts: [Promise<unknown>, string][] = [
+        [client.projects.listTagBindings(".."), 'GET /projects/:project_id/tag-bindings: projectId must not be "..": a URL path reads it as a step, not a name'],
+        [client.projects.delete("."), 'DELETE /projects/:project_id: projectId must not be ".": a URL path reads it as a step, not a name'],
+        [client.workspaces.read(".."), 'GET /workspaces/:workspace_id: workspaceId must not be "..": a URL path reads it as a step, not a name'],
+        [client.projects.list(".."), 'GET /organizations/:organization/projects: organization must not be "..": a URL path reads it as a step, not a name'],
+    ];
+    for (const [attempt, message] of attempts) {
+        const error = await attempt.then(
+            () => undefined,
+            (failure: unknown) => failure,
+        );
+        expect(WosArgumentError.isInstance(error)).toBe(true);
+        expect((error as Error).message).toBe(message);
+    }
+    expect(seen).toEqual([]);
+    // Three dots are no step: an id like any other, encoded.
+    await client.projects.listTagBindings("...");
+    expect(seen.map((request) => request.url)).toEqual(["/api/v2/projects/.../tag-bindings"]);
 });
