@@ -208,32 +208,34 @@ export class Transport {
     }
 
     #parse(response: AxiosResponse<string>, spec: RequestSpec<z.ZodType | undefined>, schema: z.ZodType): unknown {
-        const where = {
-            method: spec.method,
-            path: redact(pathWithoutQuery(spec.path), this.#token),
-            status: response.status,
-            requestId: this.#requestIdOf(response),
-        };
         let body: unknown;
         try {
             body = JSON.parse(response.data);
         } catch {
-            throw new WosInvalidResponseError({
-                ...where,
-                message: `${spec.method} ${where.path}: the service answered ${response.status} with a body that is not JSON`,
-            });
+            throw this.#invalidResponse(response, spec, (path) => `${spec.method} ${path}: the service answered ${response.status} with a body that is not JSON`);
         }
         const parsed = schema.safeParse(body);
         if (!parsed.success) {
-            throw new WosInvalidResponseError({
-                ...where,
-                message: redact(
-                    `${spec.method} ${where.path}: unexpected response from the service: ${describeZodIssues(parsed.error)}`,
-                    this.#token,
-                ),
-            });
+            throw this.#invalidResponse(response, spec, (path) =>
+                redact(`${spec.method} ${path}: unexpected response from the service: ${describeZodIssues(parsed.error)}`, this.#token),
+            );
         }
         return parsed.data;
+    }
+
+    /**
+     * The error of an answer that could not be read, `message` given the request's path without its query
+     * (and without the token). Built only on failure: a read that succeeds needs neither.
+     */
+    #invalidResponse(response: AxiosResponse<string>, spec: RequestSpec<z.ZodType | undefined>, message: (path: string) => string): WosInvalidResponseError {
+        const path = redact(pathWithoutQuery(spec.path), this.#token);
+        return new WosInvalidResponseError({
+            method: spec.method,
+            path,
+            status: response.status,
+            requestId: this.#requestIdOf(response),
+            message: message(path),
+        });
     }
 
     /** Maps any failure of axios to a {@link WosError}, keeping only plain, token-free data. */
