@@ -190,8 +190,9 @@ const FLOOR_BLOCK_WARMUP = 50;
  * in one block lands now and then on a slow stretch (its p50 on this machine: 0.29 to 0.32 ms in most
  * blocks of 200 runs, 0.54 to 0.68 ms in some), and a ratio against it would say more of the moment than
  * of the service. Each block of either starts with some not counted ({@link SERVICE_BLOCK_WARMUP},
- * {@link FLOOR_BLOCK_WARMUP}), so that neither is timed just after the other has filled the caches. `warmup` requests go first, not counted; past `budgetMs` (the
- * code before the list moved into SQL) the blocks stop after 20 samples.
+ * {@link FLOOR_BLOCK_WARMUP}), so that neither is timed just after the other has filled the caches.
+ * `warmup` requests go first, not counted; past `budgetMs` (the code before the list moved into SQL) the
+ * blocks stop after 20 samples.
  */
 async function sideBySide(
     wire: WireClient,

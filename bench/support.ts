@@ -482,36 +482,32 @@ export class WireClient {
 }
 
 /** {@link latencies} by the {@link WireClient}: milliseconds, sorted; every answer must be 200. */
-export async function wireLatencies(client: WireClient, path: string, samples: number, warmup: number, budgetMs = Infinity): Promise<number[]> {
-    for (let i = 0; i < warmup; i++) await expectOk(client, path);
-    const values: number[] = [];
-    const end = performance.now() + budgetMs;
-    for (let i = 0; i < samples; i++) {
-        const started = performance.now();
-        const status = await client.get(path);
-        values.push(performance.now() - started);
-        if (status !== 200) throw new Error(`GET ${path} answered ${status}`);
-        if (values.length >= 20 && performance.now() > end) break;
-    }
-    return values.sort((a, b) => a - b);
-}
-
-async function expectOk(client: WireClient, path: string): Promise<void> {
-    const status = await client.get(path);
-    if (status !== 200) throw new Error(`GET ${path} answered ${status}`);
+export function wireLatencies(client: WireClient, path: string, samples: number, warmup: number, budgetMs = Infinity): Promise<number[]> {
+    return timedRequests(`GET ${path}`, () => client.get(path), samples, warmup, budgetMs);
 }
 
 /** Latencies in milliseconds of `samples` requests one after another (after `warmup` not counted), sorted. */
-export async function latencies(client: HttpClient, method: string, path: string, samples: number, warmup: number, budgetMs = Infinity): Promise<number[]> {
-    for (let i = 0; i < warmup; i++) await client.json(method, path, undefined, 200);
+export function latencies(client: HttpClient, method: string, path: string, samples: number, warmup: number, budgetMs = Infinity): Promise<number[]> {
+    return timedRequests(`${method} ${path}`, async () => (await client.send(method, path)).status, samples, warmup, budgetMs);
+}
+
+/**
+ * Milliseconds of `samples` calls of `send` (which resolves with an answer's status) one after another, after
+ * `warmup` not counted, sorted; any status but 200 throws, naming `request`. Past `budgetMs` it stops once it
+ * has 20: a slow list (the code before the list moved into SQL) must not take the whole evening.
+ */
+async function timedRequests(request: string, send: () => Promise<number>, samples: number, warmup: number, budgetMs: number): Promise<number[]> {
+    const expectOk = (status: number) => {
+        if (status !== 200) throw new Error(`${request} answered ${status}`);
+    };
+    for (let i = 0; i < warmup; i++) expectOk(await send());
     const values: number[] = [];
     const end = performance.now() + budgetMs;
     for (let i = 0; i < samples; i++) {
         const started = performance.now();
-        const answer = await client.send(method, path);
+        const status = await send();
         values.push(performance.now() - started);
-        if (answer.status !== 200) throw new Error(`${method} ${path} answered ${answer.status}`);
-        // A slow list (the code before the list moved into SQL) must not take the whole evening.
+        expectOk(status);
         if (values.length >= 20 && performance.now() > end) break;
     }
     return values.sort((a, b) => a - b);

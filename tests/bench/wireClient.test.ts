@@ -29,6 +29,25 @@ async function socketServer(answer: (socket: net.Socket, request: string) => voi
     };
 }
 
+/**
+ * Runs `work` with a {@link WireClient} (token `token`) connected to a {@link socketServer} that answers
+ * with `answer`; closes both afterwards.
+ */
+async function withSocketServer(
+    answer: (socket: net.Socket, request: string) => void,
+    token: string,
+    work: (client: WireClient, url: string) => Promise<void>,
+): Promise<void> {
+    const server = await socketServer(answer);
+    const client = await WireClient.connect(server.url, token);
+    try {
+        await work(client, server.url);
+    } finally {
+        client.close();
+        await server.close();
+    }
+}
+
 /** Whether `promise` has settled once pending I/O callbacks have run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
     let done = false;
@@ -80,92 +99,86 @@ describe("against the service", () => {
 describe("framing", () => {
     test("resolves only when the last byte of the body has arrived", async () => {
         let finish: (() => void) | undefined;
-        const server = await socketServer((socket) => {
-            socket.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n");
-            setTimeout(() => socket.write("\r\n01234"), 5);
-            finish = () => socket.write("56789");
-        });
-        const client = await WireClient.connect(server.url, "token");
-        try {
-            const answer = client.get("/organizations/acme/projects");
-            await new Promise((resolve) => setTimeout(resolve, 30));
-            expect(await settled(answer)).toBe(false);
-            finish!();
-            expect(await answer).toBe(200);
-        } finally {
-            client.close();
-            await server.close();
-        }
+        await withSocketServer(
+            (socket) => {
+                socket.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n");
+                setTimeout(() => socket.write("\r\n01234"), 5);
+                finish = () => socket.write("56789");
+            },
+            "token",
+            async (client) => {
+                const answer = client.get("/organizations/acme/projects");
+                await new Promise((resolve) => setTimeout(resolve, 30));
+                expect(await settled(answer)).toBe(false);
+                finish!();
+                expect(await answer).toBe(200);
+            },
+        );
     });
 
     test("writes the request line, host, media type and token the service expects, once for each request", async () => {
         const requests: string[] = [];
-        const server = await socketServer((socket, request) => {
-            requests.push(request);
-            socket.write("HTTP/1.1 204 No Content\r\ncontent-length: 0\r\n\r\n");
-        });
-        const client = await WireClient.connect(server.url, "secret-token");
-        try {
-            expect(await client.get("/projects/prj-1?x=1")).toBe(204);
-            expect(await client.get("/projects/prj-1?x=1")).toBe(204);
-            const host = new URL(server.url).host;
-            const expected = `GET /api/v2/projects/prj-1?x=1 HTTP/1.1\r\nHost: ${host}\r\nAccept: application/vnd.api+json\r\nAuthorization: Bearer secret-token\r\n\r\n`;
-            expect(requests).toEqual([expected, expected]);
-        } finally {
-            client.close();
-            await server.close();
-        }
+        await withSocketServer(
+            (socket, request) => {
+                requests.push(request);
+                socket.write("HTTP/1.1 204 No Content\r\ncontent-length: 0\r\n\r\n");
+            },
+            "secret-token",
+            async (client, url) => {
+                expect(await client.get("/projects/prj-1?x=1")).toBe(204);
+                expect(await client.get("/projects/prj-1?x=1")).toBe(204);
+                const host = new URL(url).host;
+                const expected = `GET /api/v2/projects/prj-1?x=1 HTTP/1.1\r\nHost: ${host}\r\nAccept: application/vnd.api+json\r\nAuthorization: Bearer secret-token\r\n\r\n`;
+                expect(requests).toEqual([expected, expected]);
+            },
+        );
     });
 
     test("refuses an answer it cannot frame (no content-length), naming why", async () => {
-        const server = await socketServer((socket) => {
-            socket.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
-        });
-        const client = await WireClient.connect(server.url, "token");
-        try {
-            await expect(client.get("/x")).rejects.toThrow("an answer without content-length (the wire client reads no other framing): HTTP/1.1 200 OK");
-        } finally {
-            client.close();
-            await server.close();
-        }
+        await withSocketServer(
+            (socket) => {
+                socket.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
+            },
+            "token",
+            async (client) => {
+                await expect(client.get("/x")).rejects.toThrow("an answer without content-length (the wire client reads no other framing): HTTP/1.1 200 OK");
+            },
+        );
     });
 
     test("refuses an answer cut short by the connection closing", async () => {
-        const server = await socketServer((socket) => {
-            socket.end("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part");
-        });
-        const client = await WireClient.connect(server.url, "token");
-        try {
-            await expect(client.get("/x")).rejects.toThrow("the connection closed before the answer was complete");
-        } finally {
-            client.close();
-            await server.close();
-        }
+        await withSocketServer(
+            (socket) => {
+                socket.end("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part");
+            },
+            "token",
+            async (client) => {
+                await expect(client.get("/x")).rejects.toThrow("the connection closed before the answer was complete");
+            },
+        );
     });
 
     test("refuses bytes after an answer that no request asked for", async () => {
-        const server = await socketServer((socket) => {
-            socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n");
-        });
-        const client = await WireClient.connect(server.url, "token");
-        try {
-            await expect(client.get("/x")).rejects.toThrow("17 bytes after the answer, which no request asked for");
-        } finally {
-            client.close();
-            await server.close();
-        }
+        await withSocketServer(
+            (socket) => {
+                socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n");
+            },
+            "token",
+            async (client) => {
+                await expect(client.get("/x")).rejects.toThrow("17 bytes after the answer, which no request asked for");
+            },
+        );
     });
 
     test("sends one request at a time", async () => {
-        const server = await socketServer(() => undefined);
-        const client = await WireClient.connect(server.url, "token");
-        try {
-            const first = client.get("/x");
-            first.catch(() => undefined);
-            await expect(client.get("/y")).rejects.toThrow("WireClient sends one request at a time");
-        } finally {
-            client.close();
-            await server.close();
-        }
+        await withSocketServer(
+            () => undefined,
+            "token",
+            async (client) => {
+                const first = client.get("/x");
+                first.catch(() => undefined);
+                await expect(client.get("/y")).rejects.toThrow("WireClient sends one request at a time");
+            },
+        );
     });
 });
