@@ -27,6 +27,7 @@ import {
     formatNumber,
     heading,
     inParallel,
+    median,
     reportBeside,
     type ServerProcess,
 } from "./support";
@@ -133,9 +134,10 @@ async function replay(server: ServerProcess, label: string, count: number, inFli
 
 /** Runs the area against a running service. */
 export async function benchProvider(server: ServerProcess): Promise<void> {
-    const count = envNumber("BENCH_PROVIDER_RESOURCES", 500);
+    const block = Math.max(1, envNumber("BENCH_PROVIDER_BLOCK", 100));
+    const blocks = Math.max(1, Math.round(envNumber("BENCH_PROVIDER_RESOURCES", 1000) / block));
+    const count = blocks * block;
     const inFlight = envNumber("BENCH_PROVIDER_IN_FLIGHT", 10);
-    const rounds = Math.max(1, envNumber("BENCH_PROVIDER_ROUNDS", 2));
     const programDir = programDirectory();
     const { ours, thin } = await serializedProviders();
     const hosts: ProviderHost[] = [];
@@ -152,44 +154,40 @@ export async function benchProvider(server: ServerProcess): Promise<void> {
         await driveHost(server, thinHost, thin, "warm-thin", WARM_UP, inFlight);
         await replay(server, "warm-raw", WARM_UP, inFlight);
 
-        const total = { ours: { wallMs: 0, hostCpuMs: 0, serverCpuMs: 0 }, thin: { wallMs: 0, hostCpuMs: 0, serverCpuMs: 0 }, raw: 0 };
-        const add = (into: RunTime, run: RunTime) => {
-            into.wallMs += run.wallMs;
+        // Per kind: each block's wall time a resource, and the CPU of all blocks.
+        const total = {
+            ours: { blocks: [] as number[], hostCpuMs: 0, serverCpuMs: 0 },
+            thin: { blocks: [] as number[], hostCpuMs: 0, serverCpuMs: 0 },
+            raw: { blocks: [] as number[] },
+        };
+        const add = (into: (typeof total)["ours"], run: RunTime) => {
+            into.blocks.push(run.wallMs / block);
             into.hostCpuMs += run.hostCpuMs;
             into.serverCpuMs += run.serverCpuMs;
         };
-        // Rounds take turns, so that a neighbour's load on the machine falls on each alike.
-        for (let round = 1; round <= rounds; round++) {
-            add(total.ours, await driveHost(server, oursHost, ours, `ours${round}`, count, inFlight));
-            add(total.thin, await driveHost(server, thinHost, thin, `thin${round}`, count, inFlight));
-            total.raw += await replay(server, `raw${round}`, count, inFlight);
+        const kinds = [
+            async (label: string) => add(total.ours, await driveHost(server, oursHost, ours, `ours${label}`, block, inFlight)),
+            async (label: string) => add(total.thin, await driveHost(server, thinHost, thin, `thin${label}`, block, inFlight)),
+            async (label: string) => void total.raw.blocks.push((await replay(server, `raw${label}`, block, inFlight)) / block),
+        ];
+        // The kinds take turns in blocks, each block starting with the next kind, so that a slow stretch of
+        // this shared machine falls on each alike; each wall time is the median block's.
+        for (let index = 0; index < blocks; index++) {
+            for (let turn = 0; turn < kinds.length; turn++) await kinds[(index + turn) % kinds.length]!(`-${index}`);
         }
-        const runs = rounds * count;
-        heading(`${count} wos:Projects created, diffed and deleted through the provider host, ${inFlight} in flight (${rounds} rounds, per-resource figures)`);
+        heading(
+            `${count} wos:Projects created, diffed and deleted through the provider host, ${inFlight} in flight (in alternating blocks of ${block} with the thinnest provider and the raw replay; per-resource figures, wall time the median block's)`,
+        );
         console.log("(per resource: Check, Create, Check, Diff, Delete; requests: the name look-up, the create, the delete)");
-        const perResource = (ms: number) => ms / runs;
-        reportBeside(
-            "wos:Project through the host, wall time",
-            perResource(total.ours.wallMs),
-            "same host, thinnest provider",
-            perResource(total.thin.wallMs),
-            "ms",
-            { ratio: TARGET },
-        );
-        reportBeside(
-            "wos:Project through the host, wall time",
-            perResource(total.ours.wallMs),
-            "raw-HTTP replay without the host",
-            perResource(total.raw),
-            "ms",
-        );
-        reportBeside(
-            "thinnest provider through the host, wall time",
-            perResource(total.thin.wallMs),
-            "raw-HTTP replay without the host",
-            perResource(total.raw),
-            "ms",
-        );
+        const perResource = (ms: number) => ms / count;
+        const oursWall = median(total.ours.blocks);
+        const thinWall = median(total.thin.blocks);
+        const rawWall = median(total.raw.blocks);
+        reportBeside("wos:Project through the host, wall time", oursWall, "same host, thinnest provider", thinWall, "ms", { ratio: TARGET });
+        const ratios = total.ours.blocks.map((value, index) => value / total.thin.blocks[index]!).sort((a, b) => a - b);
+        console.log(`  (each block's ratio, lowest to highest: ${ratios.map((ratio) => `${formatNumber(ratio)}x`).join(" ")})`);
+        reportBeside("wos:Project through the host, wall time", oursWall, "raw-HTTP replay without the host", rawWall, "ms");
+        reportBeside("thinnest provider through the host, wall time", thinWall, "raw-HTTP replay without the host", rawWall, "ms");
         reportBeside(
             "wos:Project, host process CPU",
             perResource(total.ours.hostCpuMs),

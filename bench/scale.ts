@@ -33,12 +33,13 @@ import {
     SEARCH_TERM,
     TOKEN,
     HttpClient,
+    alternatingLoad,
     createDatabase,
     envNumber,
+    formatNumber,
     growProjects,
     heading,
     latencies,
-    loadLoop,
     percentile,
     report,
     reportBeside,
@@ -376,6 +377,7 @@ async function bareRouteLatencies(answer: { headers: Record<string, unknown>; bo
 async function throughputFigures(server: ServerProcess): Promise<void> {
     const connections = envNumber("BENCH_CONNECTIONS", 8);
     const durationMs = envNumber("BENCH_LOAD_MS", 3000);
+    const windows = Math.max(1, envNumber("BENCH_LOAD_WINDOWS", 6));
     const apiUrl = `${server.url}/api/v2`;
     const client = new HttpClient(apiUrl, TOKEN, 1);
     const page = await client.send("GET", FIRST_PAGE_PATH);
@@ -393,18 +395,29 @@ async function throughputFigures(server: ServerProcess): Promise<void> {
     fs.writeFileSync(routesFile, JSON.stringify([route(showPath, show), route(FIRST_PAGE_PATH, page)]));
     const bare = await startScript(path.join(__dirname, "bareRoute.js"), [routesFile]);
     try {
-        console.log(`(requests a second on ${connections} keep-alive connections for ${durationMs} ms each, after 500 ms of warm-up)`);
+        console.log(
+            `(requests a second on ${connections} keep-alive connections, ${durationMs} ms of each side in ${windows} windows taking turns with the floor, after 500 ms of each not counted; the median window's)`,
+        );
         for (const [name, requestPath, target] of [
             [`GET /projects/:id (${show.body.length} bytes)`, showPath, TARGETS.showVsBare],
             [`list page of 20 (${page.body.length} bytes)`, FIRST_PAGE_PATH, TARGETS.listVsBare],
         ] as const) {
-            const load = { token: TOKEN, method: "GET", path: requestPath, connections, durationMs, warmupMs: 500 };
-            const ours = await loadLoop({ ...load, baseUrl: apiUrl });
-            const floor = await loadLoop({ ...load, baseUrl: `${bare.url}/api/v2` });
-            reportBeside(name, ours.requestsPerSecond, "bare Fastify route, same bytes", floor.requestsPerSecond, "req/s", {
+            const [ours, floor] = await alternatingLoad({
+                baseUrls: [apiUrl, `${bare.url}/api/v2`],
+                token: TOKEN,
+                method: "GET",
+                path: requestPath,
+                connections,
+                durationMs,
+                windows,
+                warmupMs: 500,
+            });
+            reportBeside(name, ours!.requestsPerSecond, "bare Fastify route, same bytes", floor!.requestsPerSecond, "req/s", {
                 ratio: target,
                 higherIsBetter: true,
             });
+            const ratios = ours!.windows.map((value, index) => value / floor!.windows[index]!).sort((a, b) => a - b);
+            console.log(`  (each window's ratio, lowest to highest: ${ratios.map((ratio) => `${formatNumber(ratio)}x`).join(" ")})`);
         }
     } finally {
         await bare.stop();

@@ -348,25 +348,39 @@ export class HttpClient {
     }
 }
 
+/** Requests a second of each side of {@link alternatingLoad}: the median window's, and every window's. */
+export interface LoadFigures {
+    requestsPerSecond: number;
+    windows: number[];
+    requests: number;
+}
+
 /**
- * Requests a second of one request sent over and over on `connections` keep-alive connections for
- * `durationMs` (after `warmupMs` not counted), each connection waiting for its answer before the next.
- * Every answer must have status `expected`.
+ * Requests a second of one request sent over and over on `connections` keep-alive connections to each side
+ * (the service and its floor), each connection waiting for its answer before the next. The sides take turns
+ * in `windows` windows of `durationMs / windows` each (which side goes first alternates), after `warmupMs`
+ * of each not counted, and each side's figure is its median window's: a slow stretch of this shared machine
+ * then falls on both sides alike and moves the figure little, where one window per side (3 s of the
+ * service, then 3 s of the floor) put the list page anywhere from 0.28x to 0.32x of its floor. Every answer
+ * must have status `expected`; the connections stay open across the windows.
  */
-export async function loadLoop(options: {
-    baseUrl: string;
+export async function alternatingLoad(options: {
+    /** The base URL of each side: the service's first, then its floor's. */
+    baseUrls: readonly string[];
     token?: string;
     method: string;
     path: string;
     connections: number;
     durationMs: number;
+    windows: number;
     warmupMs?: number;
     expected?: number;
-}): Promise<{ requestsPerSecond: number; requests: number }> {
-    const client = new HttpClient(options.baseUrl, options.token, options.connections);
+}): Promise<LoadFigures[]> {
+    const clients = options.baseUrls.map((baseUrl) => new HttpClient(baseUrl, options.token, options.connections));
     const expected = options.expected ?? 200;
+    const windowMs = options.durationMs / options.windows;
     try {
-        const run = async (durationMs: number) => {
+        const run = async (client: HttpClient, durationMs: number) => {
             let count = 0;
             const end = performance.now() + durationMs;
             const worker = async () => {
@@ -380,11 +394,21 @@ export async function loadLoop(options: {
             await Promise.all(Array.from({ length: options.connections }, worker));
             return { requests: count, seconds: (performance.now() - started) / 1000 };
         };
-        if (options.warmupMs) await run(options.warmupMs);
-        const { requests, seconds } = await run(options.durationMs);
-        return { requestsPerSecond: requests / seconds, requests };
+        if (options.warmupMs) for (const client of clients) await run(client, options.warmupMs);
+        const windows: number[][] = clients.map(() => []);
+        const requests = clients.map(() => 0);
+        for (let window = 0; window < options.windows; window++) {
+            const order = clients.map((_, index) => index);
+            if (window % 2 === 1) order.reverse();
+            for (const index of order) {
+                const figures = await run(clients[index]!, windowMs);
+                windows[index]!.push(figures.requests / figures.seconds);
+                requests[index]! += figures.requests;
+            }
+        }
+        return clients.map((_, index) => ({ requestsPerSecond: median(windows[index]!), windows: windows[index]!, requests: requests[index]! }));
     } finally {
-        client.close();
+        for (const client of clients) client.close();
     }
 }
 
