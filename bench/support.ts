@@ -359,7 +359,7 @@ export interface LoadFigures {
  * Requests a second of one request sent over and over on `connections` keep-alive connections to each side
  * (the service and its floor), each connection waiting for its answer before the next. The sides take turns
  * in `windows` windows of `durationMs / windows` each (which side goes first alternates), after `warmupMs`
- * of each not counted, and each side's figure is its median window's: a slow stretch of this shared machine
+ * of each not counted and each window after `windowWarmupMs` not counted, and each side's figure is its median window's: a slow stretch of this shared machine
  * then falls on both sides alike and moves the figure little, where one window per side (3 s of the
  * service, then 3 s of the floor) put the list page anywhere from 0.28x to 0.32x of its floor. Every answer
  * must have status `expected`; the connections stay open across the windows.
@@ -374,6 +374,8 @@ export async function alternatingLoad(options: {
     durationMs: number;
     windows: number;
     warmupMs?: number;
+    /** Run at the start of every window and not counted. */
+    windowWarmupMs?: number;
     expected?: number;
 }): Promise<LoadFigures[]> {
     const clients = options.baseUrls.map((baseUrl) => new HttpClient(baseUrl, options.token, options.connections));
@@ -401,6 +403,8 @@ export async function alternatingLoad(options: {
             const order = clients.map((_, index) => index);
             if (window % 2 === 1) order.reverse();
             for (const index of order) {
+                // A side that sat idle while the other ran starts on cold caches: its first moments are not counted.
+                if (options.windowWarmupMs) await run(clients[index]!, options.windowWarmupMs);
                 const figures = await run(clients[index]!, windowMs);
                 windows[index]!.push(figures.requests / figures.seconds);
                 requests[index]! += figures.requests;

@@ -263,11 +263,16 @@ export function effectiveAccess(principal: Principal, projectId: string): Access
  */
 export function projectPermissions(principal: Principal, project: { id: string; organization: string }): ProjectPermissions {
     if (project.organization !== principal.organization) return NO_PERMISSIONS;
-    const level = rank(effectiveAccess(principal, project.id));
-    const read = level >= rank("read");
-    const write = level >= rank("write");
-    const maintain = level >= rank("maintain");
-    const admin = level >= rank("admin");
+    return permissionsAtLevel(effectiveAccess(principal, project.id));
+}
+
+/** What access at `level` (none: `undefined`) allows on a project of the principal's organization. */
+export function permissionsAtLevel(level: AccessLevel | undefined): ProjectPermissions {
+    const rankOfLevel = rank(level);
+    const read = rankOfLevel >= rank("read");
+    const write = rankOfLevel >= rank("write");
+    const maintain = rankOfLevel >= rank("maintain");
+    const admin = rankOfLevel >= rank("admin");
     return {
         canRead: read,
         canUpdate: admin,

@@ -438,6 +438,34 @@ describe("the list is written by its response schema: JSON.stringify's bytes, no
     });
 });
 
+describe("ids that need escaping in JSON (a seed may give a project any id after 'prj-')", () => {
+    const IDS = ['prj-quote"d', "prj-back\\slash", "prj-tab\there", "prj-\u00e9 \u2028 \u{1F600}"];
+
+    test("each item's id and links are written as JSON.stringify writes them, the id unchanged", async () => {
+        const timestamp = new Date().toISOString();
+        const insert = service.db.prepare("INSERT INTO projects (id, organization, name, created_at, updated_at) VALUES (?, 'acme', ?, ?, ?)");
+        IDS.forEach((id, i) => insert.run(id, `escaped-id-${i}`, timestamp, timestamp));
+        try {
+            const client = clientFor(target, TOKENS.owners);
+            // Both list statements: a search (its own statement) and the whole organization's last page.
+            const whole = await client.get(listPath({ size: 100, number: Math.ceil(acmeRows().length / 100) }));
+            for (const response of [await client.get(listPath({ q: "escaped-id", size: 100 })), whole]) {
+                expectStatus(response, 200);
+                expect(response.text).toBe(JSON.stringify(JSON.parse(response.text)));
+                const items = (response.body.data as any[]).filter((item) => IDS.includes(item.id));
+                expect(items.map((item) => item.id).sort()).toEqual([...IDS].sort());
+                for (const item of items) {
+                    expect(item.links.self).toBe(`/api/v2/projects/${item.id}`);
+                    expect(item.relationships["tag-bindings"].links.related).toBe(`/api/v2/projects/${item.id}/tag-bindings`);
+                    expect(item.relationships["effective-tag-bindings"].links.related).toBe(`/api/v2/projects/${item.id}/effective-tag-bindings`);
+                }
+            }
+        } finally {
+            service.db.prepare(`DELETE FROM projects WHERE id IN (${IDS.map(() => "?").join(", ")})`).run(...IDS);
+        }
+    });
+});
+
 describe("q is literal: %, _, \", *, \\ and query syntax find the names that hold them, nothing else", () => {
     test.each([
         ["%", ["rate 50% off"]],
