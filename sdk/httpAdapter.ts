@@ -7,12 +7,12 @@
  * development machine, more than the rest of the client and as much again as `http.request` itself
  * (issue 6, Scale: the SDK within 1.2x of plain keep-alive HTTP). This adapter keeps everything around it
  * as it was: axios' interceptors and so the retry policy (`sdk/retry.ts`), its `AxiosError` shapes and
- * codes, `validateStatus`, and `ETIMEDOUT` for a timeout (what axios' adapter says with `clarifyTimeoutError`). The timeout is one deadline for the
- * whole attempt, from its start to the answer's last byte: axios' own adapter counts the socket's idle time
- * instead, so an answer that trickles a byte now and then never timed out, and arming the socket's idle
- * timer as well (listeners on the request and the socket, re-armed on every read) cost some 15 µs of the
- * client's CPU a request. What the client never asks for is not supported: no redirect (a 3xx is an
- * answer), no streams.
+ * codes, `validateStatus`, and `ETIMEDOUT` for a timeout (what axios' own adapter says with
+ * `clarifyTimeoutError`). The timeout is one deadline for the whole attempt, from its start to the answer's
+ * last byte: axios' own adapter counts the socket's idle time instead, so an answer that trickles a byte now
+ * and then never timed out, and arming the socket's idle timer as well (listeners on the request and the
+ * socket, re-armed on every read) cost some 15 µs of the client's CPU a request. What the client never asks
+ * for is not supported: no redirect (a 3xx is an answer), no streams.
  *
  * Proxies come from the environment, as curl, Go's `net/http` (and so the Pulumi CLI and go-tfe) take
  * them: {@link environmentProxy} decides once per client with `proxy-from-env` (`HTTPS_PROXY` for an
