@@ -19,7 +19,7 @@
  * smallest list size), `BENCH_LIST_SAMPLES` (400), `BENCH_LIST_WARMUP` (500: requests of each list shape
  * sent first and not counted), `BENCH_LIST_BUDGET_MS` (30000: the most one list figure may take once it has
  * 20 samples), `BENCH_CONNECTIONS` (8), `BENCH_LOAD_MS` (3000 of each side), `BENCH_LOAD_WINDOWS` (6), `BENCH_SDK_CREATES`
- * (1000, half by each client), `BENCH_SDK_WARMUP` (2000 of each, not counted), `BENCH_PROVIDER_RESOURCES` (1000 of each kind), `BENCH_PROVIDER_BLOCK` (100), `BENCH_PROVIDER_IN_FLIGHT` (10),
+ * (1000, half by each client), `BENCH_SDK_WARMUP` (5000 of each, not counted), `BENCH_PROVIDER_RESOURCES` (1000 of each kind), `BENCH_PROVIDER_BLOCK` (100), `BENCH_PROVIDER_IN_FLIGHT` (10),
  * `BENCH_STATEMENT_SIZE` (10000), `BENCH_STATEMENT_SAMPLES` (3000), `BENCH_PROJECTS` (1000), `BENCH_VARIABLES`
  * (500), `BENCH_UPGRADES` (5). A quick run:
  * `BENCH_SCALES=1000,10000 BENCH_PROVIDER_RESOURCES=100 BENCH_LIST_SAMPLES=50 npm run bench`.

@@ -19,10 +19,13 @@ const BLOCK = 25;
  * Creates of each kind before the measured ones. axios and zod run interpreted, then baseline-compiled, for
  * their first few thousand calls: on the development machine the SDK's CPU a create fell from about 710 µs
  * after 300 creates to about 400 µs after 3,000 (plain HTTP: 320 to 250 µs), and the wall-time ratio from
- * 1.17-1.35x to 1.14x. The target is taken in that steady state, as the list's figures are; the first
- * {@link COLD_CREATES} of each are printed too, so what a short program sees is not hidden.
+ * 1.17-1.35x to 1.14x. After 2,000 of each the SDK's CPU a create was still 1.59x to 1.88x plain HTTP's
+ * (ten runs, median 1.72x); after 4,000 to 10,000 it was 1.46x to 1.59x (six runs, median 1.51x), flat
+ * from there. The target is
+ * taken in that steady state, as the list's figures are; the first {@link COLD_CREATES} of each are printed
+ * too, so what a short program sees is not hidden.
  */
-const WARM_UP_DEFAULT = 2000;
+const WARM_UP_DEFAULT = 5000;
 /** The creates of each kind at the start whose figures are printed as the cold ones. */
 const COLD_CREATES = 300;
 
