@@ -43,6 +43,7 @@ import {
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
 import {
+    checkExecutionMode,
     checkObjectList,
     checkProperty,
     containsUnknown,
@@ -229,7 +230,7 @@ export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dyna
     checkProperty(failures, news, "autoApply", RULES.flag);
     checkProperty(failures, news, "executionMode", RULES.executionMode);
     checkProperty(failures, news, "agentPoolId", RULES.agentPoolId);
-    checkExecution(failures, news);
+    checkExecutionMode(failures, news);
     checkProperty(failures, news, "sourceName", RULES.sourceName);
     checkProperty(failures, news, "sourceUrl", RULES.sourceUrl);
     checkObjectList(failures, news, "vars", {
@@ -249,19 +250,6 @@ export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dyna
     checkProperty(failures, news, "moduleVersion", RULES.moduleVersion);
     checkProperty(failures, news, "upgradeTimeoutSeconds", RULES.upgradeTimeout);
     return { inputs: { ...news }, failures };
-}
-
-/** `agent` needs an agent pool; `remote` (the default) refuses one. Unknown values pass. */
-function checkExecution(failures: CheckFailure[], news: PropertyBag): void {
-    const mode = news.executionMode ?? "remote";
-    const pool = news.agentPoolId;
-    if (isUnknown(mode) || isUnknown(pool)) return;
-    if (mode === "agent" && (pool === undefined || pool === null || pool === "")) {
-        failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is 'agent'" });
-    }
-    if (mode === "remote" && pool !== undefined && pool !== null) {
-        failures.push({ property: "agentPoolId", reason: "agentPoolId must not be given when executionMode is 'remote' (the default)" });
-    }
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import {
 } from "../../sdk/model";
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
 import {
+    checkExecutionMode,
     checkProperty,
     createRecoveringLostAnswer,
     differs,
@@ -110,21 +111,8 @@ export async function check(_olds: PropertyBag, given: PropertyBag): Promise<dyn
     checkProperty(failures, news, "autoApply", RULES.flag);
     checkProperty(failures, news, "executionMode", RULES.executionMode);
     checkProperty(failures, news, "agentPoolId", RULES.agentPoolId);
-    checkExecution(failures, news);
+    checkExecutionMode(failures, news);
     return { inputs: { ...news }, failures };
-}
-
-/** `agent` needs an agent pool; `remote` (the default) refuses one. Unknown values pass. */
-function checkExecution(failures: CheckFailure[], news: PropertyBag): void {
-    const mode = news.executionMode ?? "remote";
-    const pool = news.agentPoolId;
-    if (isUnknown(mode) || isUnknown(pool)) return;
-    if (mode === "agent" && (pool === undefined || pool === null || pool === "")) {
-        failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is 'agent'" });
-    }
-    if (mode === "remote" && pool !== undefined && pool !== null) {
-        failures.push({ property: "agentPoolId", reason: "agentPoolId must not be given when executionMode is 'remote' (the default)" });
-    }
 }
 
 // ---------------------------------------------------------------------------------------------------------
