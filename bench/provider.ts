@@ -29,6 +29,7 @@ import {
     inParallel,
     median,
     reportBeside,
+    reportEachRatio,
     type ServerProcess,
 } from "./support";
 
@@ -184,8 +185,7 @@ export async function benchProvider(server: ServerProcess): Promise<void> {
         const thinWall = median(total.thin.blocks);
         const rawWall = median(total.raw.blocks);
         reportBeside("wos:Project through the host, wall time", oursWall, "same host, thinnest provider", thinWall, "ms", { ratio: TARGET });
-        const ratios = total.ours.blocks.map((value, index) => value / total.thin.blocks[index]!).sort((a, b) => a - b);
-        console.log(`  (each block's ratio, lowest to highest: ${ratios.map((ratio) => `${formatNumber(ratio)}x`).join(" ")})`);
+        reportEachRatio("block", total.ours.blocks, total.thin.blocks);
         reportBeside("wos:Project through the host, wall time", oursWall, "raw-HTTP replay without the host", rawWall, "ms");
         reportBeside("thinnest provider through the host, wall time", thinWall, "raw-HTTP replay without the host", rawWall, "ms");
         reportBeside(

@@ -36,13 +36,13 @@ import {
     alternatingLoad,
     createDatabase,
     envNumber,
-    formatNumber,
     growProjects,
     heading,
     latencies,
     percentile,
     report,
     reportBeside,
+    reportEachRatio,
     reportLimit,
     residentMemory,
     startScript,
@@ -423,8 +423,7 @@ async function throughputFigures(server: ServerProcess): Promise<void> {
                 ratio: target,
                 higherIsBetter: true,
             });
-            const ratios = ours!.windows.map((value, index) => value / floor!.windows[index]!).sort((a, b) => a - b);
-            console.log(`  (each window's ratio, lowest to highest: ${ratios.map((ratio) => `${formatNumber(ratio)}x`).join(" ")})`);
+            reportEachRatio("window", ours!.windows, floor!.windows);
         }
     } finally {
         await bare.stop();

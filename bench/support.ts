@@ -52,6 +52,12 @@ export function formatNumber(value: number): string {
     return value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
+/** Each pair's ratio (`values[i] / floors[i]`), lowest to highest, on one indented line: the spread behind a median. */
+export function reportEachRatio(what: string, values: readonly number[], floors: readonly number[]): void {
+    const ratios = values.map((value, index) => value / floors[index]!).sort((a, b) => a - b);
+    console.log(`  (each ${what}'s ratio, lowest to highest: ${ratios.map((ratio) => `${formatNumber(ratio)}x`).join(" ")})`);
+}
+
 /** A section heading: `# name (details)`. */
 export function heading(text: string): void {
     console.log(`\n# ${text}`);

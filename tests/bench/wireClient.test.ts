@@ -134,38 +134,28 @@ describe("framing", () => {
         );
     });
 
-    test("refuses an answer it cannot frame (no content-length), naming why", async () => {
+    test.each([
+        {
+            what: "an answer it cannot frame (no content-length), naming why",
+            answer: (socket: net.Socket) => socket.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"),
+            error: "an answer without content-length (the wire client reads no other framing): HTTP/1.1 200 OK",
+        },
+        {
+            what: "an answer cut short by the connection closing",
+            answer: (socket: net.Socket) => socket.end("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part"),
+            error: "the connection closed before the answer was complete",
+        },
+        {
+            what: "bytes after an answer that no request asked for",
+            answer: (socket: net.Socket) => socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n"),
+            error: "17 bytes after the answer, which no request asked for",
+        },
+    ])("refuses $what", async ({ answer, error }) => {
         await withSocketServer(
-            (socket) => {
-                socket.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
-            },
+            (socket) => void answer(socket),
             "token",
             async (client) => {
-                await expect(client.get("/x")).rejects.toThrow("an answer without content-length (the wire client reads no other framing): HTTP/1.1 200 OK");
-            },
-        );
-    });
-
-    test("refuses an answer cut short by the connection closing", async () => {
-        await withSocketServer(
-            (socket) => {
-                socket.end("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part");
-            },
-            "token",
-            async (client) => {
-                await expect(client.get("/x")).rejects.toThrow("the connection closed before the answer was complete");
-            },
-        );
-    });
-
-    test("refuses bytes after an answer that no request asked for", async () => {
-        await withSocketServer(
-            (socket) => {
-                socket.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\n");
-            },
-            "token",
-            async (client) => {
-                await expect(client.get("/x")).rejects.toThrow("17 bytes after the answer, which no request asked for");
+                await expect(client.get("/x")).rejects.toThrow(error);
             },
         );
     });
