@@ -26,7 +26,7 @@ import {
 import { canCreateProjects, projectPermissions, type Principal } from "../auth";
 import { ACCESS_LEVELS, now, readTransaction, sql, writeTransaction, type AccessLevel, type Db } from "../db";
 import { abbreviated as abbreviatedText, badParameter, conflict, forbidden, httpError, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
-import { pageOf, pageOffset, pageRequest, singleParameter, type Query } from "../pagination";
+import { PAGE_BOUNDS_SQL, pageOf, pageOffset, pageRequest, singleParameter, type Query } from "../pagination";
 import {
     findProject,
     findWorkspace,
@@ -508,7 +508,7 @@ function listPage(db: Db, principal: Principal, query: ListQuery): ListPage {
 function wholeOrganizationPage(db: Db, principal: Principal, query: ListQuery): ListPage {
     const text = statementText(`whole ${query.sort}`, () => {
         return `SELECT ${PAGE_COLUMNS}, ${ORGANIZATION_TOTAL} FROM projects page WHERE page.organization = @organization
-                ORDER BY ${orderBy("page", query.sort)} LIMIT @limit OFFSET @offset`;
+                ORDER BY ${orderBy("page", query.sort)} ${PAGE_BOUNDS_SQL}`;
     });
     const rows = rawRows(db, text, { organization: principal.organization, limit: query.page.size, offset: pageOffset(query.page) });
     if (rows.length === 0) return readTransaction(db, () => filteredPage(db, principal, query));
@@ -538,7 +538,7 @@ function filteredPage(db: Db, principal: Principal, query: ListQuery): ListPage 
     // `offset` rows and sorting candidates never reads whole rows.
     const sortsAfter = match.kind === "names" || match.kind === "index" || query.tagged !== undefined;
     const text = statementText(`filtered ${filter.where} ${query.sort}`, () => {
-        const pageRowids = `SELECT p.rowid FROM projects p WHERE ${filter.where} ORDER BY ${orderBy("p", query.sort, sortsAfter)} LIMIT @limit OFFSET @offset`;
+        const pageRowids = `SELECT p.rowid FROM projects p WHERE ${filter.where} ORDER BY ${orderBy("p", query.sort, sortsAfter)} ${PAGE_BOUNDS_SQL}`;
         return `SELECT ${PAGE_COLUMNS} FROM projects page WHERE page.rowid IN (${pageRowids}) ORDER BY ${orderBy("page", query.sort)}`;
     });
     const rows = rawRows(db, text, { ...filter.params, limit: query.page.size, offset });
@@ -562,7 +562,7 @@ function selectiveSearchPage(db: Db, organization: string, phrase: string, query
                     WHERE f.project_names MATCH @phrase AND p.organization = @organization LIMIT ${SELECTIVE_SEARCH_MATCHES})
                 SELECT ${PAGE_COLUMNS}, matches.n, matches.total
                 FROM (SELECT COUNT(*) AS n, ${ORGANIZATION_TOTAL} AS total FROM hits) matches
-                LEFT JOIN projects page ON page.rowid IN (SELECT hit FROM hits ORDER BY ${order} LIMIT @limit OFFSET @offset)
+                LEFT JOIN projects page ON page.rowid IN (SELECT hit FROM hits ORDER BY ${order} ${PAGE_BOUNDS_SQL})
                 ORDER BY ${orderBy("page", query.sort)}`;
     });
     const rows = rawRows(db, text, { phrase, organization, limit: query.page.size, offset: pageOffset(query.page) });

@@ -23,7 +23,7 @@ import {
 import type { Principal } from "../auth";
 import { now, readTransaction, sql, writeTransaction, type Db } from "../db";
 import { badParameter, labelOf, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
-import { pageOf, pageOffset, pageRequest, singleParameter, type Query } from "../pagination";
+import { PAGE_BOUNDS_SQL, pageOf, pageOffset, pageRequest, singleParameter, type Query } from "../pagination";
 import {
     findWorkspace,
     findWorkspaceByName,
@@ -330,7 +330,7 @@ function workspaceListPage(db: Db, principal: Principal, query: WorkspaceListQue
     const offset = pageOffset(query.page);
     const column = query.sort === undefined ? "w.rowid" : "w.name COLLATE NOCASE";
     const order = query.sort === "-name" ? `${column} DESC` : column;
-    const items = sql(db, `SELECT w.* FROM workspaces w WHERE ${filter.where} ORDER BY ${order} LIMIT @limit OFFSET @offset`).all({
+    const items = sql(db, `SELECT w.* FROM workspaces w WHERE ${filter.where} ORDER BY ${order} ${PAGE_BOUNDS_SQL}`).all({
         ...filter.params,
         limit: query.page.size,
         offset,
