@@ -641,7 +641,9 @@ function listFilter(
             break;
         case "like":
             // LIKE is case-insensitive for ASCII, which is all a project name holds.
-            clauses.push("p.name LIKE @pattern ESCAPE '\\'");
+            // `+`: a bare bound pattern is read by the planner, and the statement prepared anew on every run (see
+            // PAGE_BOUNDS_SQL); the pattern starts with `%`, so it could never narrow the plan.
+            clauses.push("p.name LIKE +@pattern ESCAPE '\\'");
             params.pattern = match.pattern;
             break;
     }

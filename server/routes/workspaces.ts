@@ -298,7 +298,9 @@ function workspaceListFilter(principal: Principal, query: WorkspaceListQuery, fi
     }
     if (filtered && query.search !== undefined) {
         // LIKE is case-insensitive for ASCII, which is all a workspace name holds (the name rule).
-        clauses.push("w.name LIKE @pattern ESCAPE '\\'");
+        // `+`: a bare bound pattern is read by the planner, and the statement prepared anew on every run (see
+        // PAGE_BOUNDS_SQL); the pattern starts with `%`, so it could never narrow the plan.
+        clauses.push("w.name LIKE +@pattern ESCAPE '\\'");
         params.pattern = `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
     }
     if (filtered && query.tagged !== undefined) {
