@@ -108,19 +108,21 @@ class SqliteFloor {
         const countTable = this.#db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'organization_project_counts'").get();
         const columns = (this.#db.prepare("SELECT name FROM pragma_table_info('projects')").all() as { name: string }[]).map((column) => column.name);
         this.#keptCounts = columns.includes("workspace_count") && columns.includes("team_count");
-        this.#page = this.#db.prepare("SELECT * FROM projects WHERE organization = ? ORDER BY rowid LIMIT ? OFFSET ?");
+        // `+?` for LIMIT, OFFSET and LIKE values, as the service binds them: a bare bound one makes SQLite prepare
+        // the statement anew on every run (PAGE_BOUNDS_SQL in server/pagination.ts), which would slow the floor.
+        this.#page = this.#db.prepare("SELECT * FROM projects WHERE organization = ? ORDER BY rowid LIMIT +? OFFSET +?");
         if (fts) {
             // The index drives (CROSS JOIN keeps that order): SQLite would otherwise walk the organization's
             // projects by name and probe each, which grows with the table.
             const matching = `"${fts.name}" f CROSS JOIN projects p ON p.rowid = f.rowid WHERE f."${fts.name}" MATCH ? AND p.organization = ?`;
-            this.#searchPage = this.#db.prepare(`SELECT p.* FROM ${matching} ORDER BY p.name LIMIT ? OFFSET ?`);
+            this.#searchPage = this.#db.prepare(`SELECT p.* FROM ${matching} ORDER BY p.name LIMIT +? OFFSET +?`);
             this.#searchCount = this.#db.prepare(`SELECT COUNT(*) AS n FROM ${matching}`);
             this.#ftsFirst = true;
             this.#matchArgument = `"${SEARCH_TERM.replace(/"/g, '""')}"`;
             this.searchMethod = `trigram index ${fts.name}`;
         } else {
-            this.#searchPage = this.#db.prepare("SELECT * FROM projects WHERE organization = ? AND name LIKE ? ORDER BY name LIMIT ? OFFSET ?");
-            this.#searchCount = this.#db.prepare("SELECT COUNT(*) AS n FROM projects WHERE organization = ? AND name LIKE ?");
+            this.#searchPage = this.#db.prepare("SELECT * FROM projects WHERE organization = ? AND name LIKE +? ORDER BY name LIMIT +? OFFSET +?");
+            this.#searchCount = this.#db.prepare("SELECT COUNT(*) AS n FROM projects WHERE organization = ? AND name LIKE +?");
             this.#matchArgument = `%${SEARCH_TERM}%`;
             this.#ftsFirst = false;
             this.searchMethod = "LIKE scan (no substring index in this schema)";
