@@ -34,6 +34,7 @@ import {
     TOKEN,
     HttpClient,
     alternatingLoad,
+    cpuTimeMs,
     createDatabase,
     envNumber,
     growProjects,
@@ -410,6 +411,8 @@ async function throughputFigures(server: ServerProcess): Promise<void> {
             [`GET /projects/:id (${show.body.length} bytes)`, showPath, TARGETS.showVsBare],
             [`list page of 20 (${page.body.length} bytes)`, FIRST_PAGE_PATH, TARGETS.listVsBare],
         ] as const) {
+            // Each process is idle while the other side runs, so its CPU time over the whole load is its own sides'.
+            const cpuBefore = [cpuTimeMs(server.pid), cpuTimeMs(bare.child.pid!)];
             const [ours, floor] = await alternatingLoad({
                 baseUrls: [apiUrl, `${bare.url}/api/v2`],
                 token: TOKEN,
@@ -426,6 +429,14 @@ async function throughputFigures(server: ServerProcess): Promise<void> {
                 higherIsBetter: true,
             });
             reportEachRatio("window", ours!.windows, floor!.windows);
+            const cpuPerRequest = (pid: number, before: number, sent: number) => ((cpuTimeMs(pid) - before) * 1000) / sent;
+            reportBeside(
+                `${name.split(" (")[0]}, the process's CPU a request`,
+                cpuPerRequest(server.pid, cpuBefore[0]!, ours!.sent),
+                "the bare route's",
+                cpuPerRequest(bare.child.pid!, cpuBefore[1]!, floor!.sent),
+                "µs",
+            );
         }
     } finally {
         await bare.stop();

@@ -359,6 +359,8 @@ export interface LoadFigures {
     requestsPerSecond: number;
     windows: number[];
     requests: number;
+    /** Every request sent to the side, those not counted included: what its process's CPU time was spent on. */
+    sent: number;
 }
 
 /**
@@ -388,6 +390,7 @@ export async function alternatingLoad(options: {
     const expected = options.expected ?? 200;
     const windowMs = options.durationMs / options.windows;
     try {
+        const sent = clients.map(() => 0);
         const run = async (client: HttpClient, durationMs: number) => {
             let count = 0;
             const end = performance.now() + durationMs;
@@ -400,6 +403,7 @@ export async function alternatingLoad(options: {
             };
             const started = performance.now();
             await Promise.all(Array.from({ length: options.connections }, worker));
+            sent[clients.indexOf(client)]! += count;
             return { requests: count, seconds: (performance.now() - started) / 1000 };
         };
         if (options.warmupMs) for (const client of clients) await run(client, options.warmupMs);
@@ -416,7 +420,12 @@ export async function alternatingLoad(options: {
                 requests[index]! += figures.requests;
             }
         }
-        return clients.map((_, index) => ({ requestsPerSecond: median(windows[index]!), windows: windows[index]!, requests: requests[index]! }));
+        return clients.map((_, index) => ({
+            requestsPerSecond: median(windows[index]!),
+            windows: windows[index]!,
+            requests: requests[index]!,
+            sent: sent[index]!,
+        }));
     } finally {
         for (const client of clients) client.close();
     }
