@@ -49,6 +49,22 @@ export function paginate<T>(request: FastifyRequest, items: readonly T[], page: 
  */
 export const PAGE_BOUNDS_SQL = "LIMIT +@limit OFFSET +@offset";
 
+/**
+ * The `LIKE` clause of a name search on `column`, its pattern ({@link substringPattern}) bound as `@pattern`.
+ * The `+` for the reason of {@link PAGE_BOUNDS_SQL}: SQLite reads a bare bound pattern while it plans (its
+ * prefix optimization) and prepares the statement anew on every run; a substring pattern starts with `%`,
+ * so that optimization could never narrow the plan. LIKE is case-insensitive for ASCII, which is all a
+ * project or workspace name holds.
+ */
+export function substringLikeSql(column: string): string {
+    return `${column} LIKE +@pattern ESCAPE '\\'`;
+}
+
+/** The `LIKE` pattern of names that hold `search`: every character literal (`%`, `_` and `\` escaped). */
+export function substringPattern(search: string): string {
+    return `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
 /** How many items come before the page asked for (the SQL `OFFSET`); may exceed the total. */
 export function pageOffset(page: { number: number; size: number }): number {
     return (page.number - 1) * page.size;

@@ -26,7 +26,7 @@ import {
 import { canCreateProjects, projectPermissions, type Principal } from "../auth";
 import { ACCESS_LEVELS, now, readTransaction, sql, writeTransaction, type AccessLevel, type Db } from "../db";
 import { abbreviated as abbreviatedText, badParameter, conflict, forbidden, httpError, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
-import { PAGE_BOUNDS_SQL, pageOf, pageOffset, pageRequest, singleParameter, type Query } from "../pagination";
+import { PAGE_BOUNDS_SQL, pageOf, pageOffset, pageRequest, singleParameter, substringLikeSql, substringPattern, type Query } from "../pagination";
 import {
     findProject,
     findWorkspace,
@@ -640,10 +640,7 @@ function listFilter(
             params.phrase = match.phrase;
             break;
         case "like":
-            // LIKE is case-insensitive for ASCII, which is all a project name holds.
-            // `+`: a bare bound pattern is read by the planner, and the statement prepared anew on every run (see
-            // PAGE_BOUNDS_SQL); the pattern starts with `%`, so it could never narrow the plan.
-            clauses.push("p.name LIKE +@pattern ESCAPE '\\'");
+            clauses.push(substringLikeSql("p.name"));
             params.pattern = match.pattern;
             break;
     }
@@ -672,8 +669,8 @@ function nameMatch(query: ListQuery): NameMatch {
     const search = query.search;
     if (search === undefined) return { kind: "all" };
     if (!isPrintableAscii(search)) return { kind: "none" };
-    // Every character literal: `%`, `_` and the escape character itself are escaped for LIKE...
-    const like: LikeMatch = { kind: "like", pattern: `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%` };
+    // Every character literal, for LIKE...
+    const like: LikeMatch = { kind: "like", pattern: substringPattern(search) };
     if (search.length < TRIGRAM) return like;
     // ...and for FTS5 the search is one quoted phrase (a trigram phrase is a substring), `"` doubled, so
     // `*`, `-`, `:`, `^`, `(` or `OR` in it are text, not query syntax.

@@ -23,7 +23,7 @@ import {
 import type { Principal } from "../auth";
 import { now, readTransaction, sql, writeTransaction, type Db } from "../db";
 import { badParameter, labelOf, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
-import { PAGE_BOUNDS_SQL, pageOf, pageOffset, pageRequest, singleParameter, type Query } from "../pagination";
+import { PAGE_BOUNDS_SQL, pageOf, pageOffset, pageRequest, singleParameter, substringLikeSql, substringPattern, type Query } from "../pagination";
 import {
     findWorkspace,
     findWorkspaceByName,
@@ -297,11 +297,8 @@ function workspaceListFilter(principal: Principal, query: WorkspaceListQuery, fi
         params.projectId = query.projectId;
     }
     if (filtered && query.search !== undefined) {
-        // LIKE is case-insensitive for ASCII, which is all a workspace name holds (the name rule).
-        // `+`: a bare bound pattern is read by the planner, and the statement prepared anew on every run (see
-        // PAGE_BOUNDS_SQL); the pattern starts with `%`, so it could never narrow the plan.
-        clauses.push("w.name LIKE +@pattern ESCAPE '\\'");
-        params.pattern = `%${query.search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+        clauses.push(substringLikeSql("w.name"));
+        params.pattern = substringPattern(query.search);
     }
     if (filtered && query.tagged !== undefined) {
         // A workspace's effective tags are its project's bindings (it has none of its own here).
