@@ -426,9 +426,9 @@ export interface RecoverableCreate<R extends { id: string }> {
 export async function createRecoveringLostAnswer<R extends { id: string }>(
     spec: RecoverableCreate<R>,
 ): Promise<dynamic.CreateResult> {
-    let takenBefore: boolean;
+    let holder: R | undefined;
     try {
-        takenBefore = (await spec.findByUniqueName()) !== undefined;
+        holder = await spec.findByUniqueName();
     } catch (failure) {
         throw operationError(spec.what, "create", failure);
     }
@@ -436,8 +436,19 @@ export async function createRecoveringLostAnswer<R extends { id: string }>(
     try {
         created = await spec.create();
     } catch (failure) {
-        if (!isAmbiguousFailure(failure)) throw operationError(spec.what, "create", failure);
-        if (takenBefore) {
+        if (!isAmbiguousFailure(failure)) {
+            if (!holder) throw operationError(spec.what, "create", failure);
+            // The usual cause: a `pulumi up` killed while this create was under way made it, and the stack never
+            // learnt its id. A dynamic resource cannot be imported, and the CLI's `--import-pending-creates` drops
+            // the pending create without reading it (3.248): say what does work.
+            const detail =
+                `${safeMessage(failure)}; ${spec.noun} ${holder.id} holds that name. If an interrupted \`pulumi up\` of ` +
+                `this stack made it (the update warns of a pending create), clear the pending create with ` +
+                `\`pulumi refresh --clear-pending-creates\`, then delete ${holder.id} or choose another name; ` +
+                `otherwise choose another name`;
+            throw operationError(spec.what, "create", new Error(detail));
+        }
+        if (holder) {
             const detail = `${safeMessage(failure)}; a ${spec.noun} of that name existed before this create, so it is left alone`;
             throw operationError(spec.what, "create", new Error(detail));
         }

@@ -18,6 +18,8 @@ export const UPGRADE_POLL_MS = "100";
 export interface ExampleSpec {
     /** The folder of `examples/`. */
     example: string;
+    /** Extra `wos-server` arguments (e.g. a slower `--plan-step-ms`). */
+    serviceArgs?: string[];
     /** Stack config set before the first `up`, on top of `wos:address` and `wos:token` (name to value). */
     config?: Record<string, { value: string; secret?: boolean }>;
     /** What `preview --diff` of the empty stack shows, each a pattern of the output. */
@@ -46,7 +48,7 @@ export interface ExampleStack {
 }
 
 /** Starts the service and the stack in a `beforeAll`, and ends both in an `afterAll`. */
-export function exampleStack(spec: Pick<ExampleSpec, "example" | "config">): ExampleStack {
+export function exampleStack(spec: Pick<ExampleSpec, "example" | "config" | "serviceArgs">): ExampleStack {
     let service: CliTestService;
     let program: PulumiProgram;
     let seeded: OrganizationSnapshot;
@@ -54,7 +56,7 @@ export function exampleStack(spec: Pick<ExampleSpec, "example" | "config">): Exa
     let transcript = "";
 
     beforeAll(async () => {
-        service = await startCliTestService();
+        service = await startCliTestService(spec.serviceArgs);
         seeded = await service.snapshot();
         program = await pulumiProgram({
             source: path.join(REPO_ROOT, "examples", spec.example),

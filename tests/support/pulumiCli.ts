@@ -146,8 +146,6 @@ export async function pulumiProgram(options: ProgramOptions): Promise<PulumiProg
             cwd: dir,
             env: environment(runOptions.env),
             stdio: ["ignore", "pipe", "pipe"],
-            // A group of its own: the language host and the provider host it starts can be ended with it.
-            detached: true,
         });
         running.add(child);
         let stdout = "";
@@ -191,7 +189,7 @@ export async function pulumiProgram(options: ProgramOptions): Promise<PulumiProg
             return JSON.parse(stdout) as Record<string, unknown>;
         },
         async dispose() {
-            for (const child of running) killGroup(child);
+            for (const child of running) killTree(child);
             await Promise.all([...running].map((child) => new Promise((resolve) => child.once("close", resolve))));
             fs.rmSync(root, { recursive: true, force: true });
             fs.rmSync(dir, { recursive: true, force: true });
@@ -200,14 +198,60 @@ export async function pulumiProgram(options: ProgramOptions): Promise<PulumiProg
     return program;
 }
 
-/** SIGKILLs a command's whole process group: the CLI, its language host and its provider hosts. */
-export function killGroup(child: ChildProcess): void {
+/** SIGKILLs a command and every process it started (the language host, the provider hosts), if still running. */
+export function killTree(child: ChildProcess): void {
     if (child.pid === undefined) return;
-    try {
-        process.kill(-child.pid, "SIGKILL");
-    } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    killProcesses([child.pid, ...descendantsOf(child.pid)]);
+}
+
+/**
+ * SIGKILLs the CLI alone, as a crash or a pipeline's timeout would, and answers the processes it leaves
+ * behind: its language host and its provider hosts, which live on as orphans (each plugin runs in a process
+ * group of its own) and may finish what they were doing.
+ */
+export async function killCliAlone(running: RunningCommand): Promise<number[]> {
+    const pid = running.child.pid!;
+    const orphans = descendantsOf(pid);
+    running.child.kill("SIGKILL");
+    await running.done;
+    return orphans;
+}
+
+/** SIGKILLs each process of `pids` that is still running. */
+export function killProcesses(pids: readonly number[]): void {
+    for (const pid of pids) {
+        try {
+            process.kill(pid, "SIGKILL");
+        } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+        }
     }
+}
+
+/** Every process below `pid` in the process tree, read from /proc (the tree is lost once `pid` dies). */
+function descendantsOf(pid: number): number[] {
+    const children = new Map<number, number[]>();
+    for (const entry of fs.readdirSync("/proc")) {
+        if (!/^\d+$/.test(entry)) continue;
+        let stat: string;
+        try {
+            stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+        } catch {
+            continue; // ended meanwhile
+        }
+        // `pid (comm) state ppid ...`; comm may hold spaces and parentheses: read after the last `)`.
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    }
+    const found: number[] = [];
+    const visit = (parent: number) => {
+        for (const child of children.get(parent) ?? []) {
+            found.push(child);
+            visit(child);
+        }
+    };
+    visit(pid);
+    return found;
 }
 
 /** Resolves once `predicate` holds for `running.output()`, polling; rejects after `timeoutMs`. */
