@@ -10,8 +10,7 @@
  *
  *     npx ts-node automation.ts [PROGRAM_DIR]     # default: the current directory
  *
- * (In the pulumi-wos repository this file is type-checked by the test suite; the machines that run the suite
- * have no Pulumi CLI, so it is not run there.)
+ * (In the pulumi-wos repository the test suite runs this file with a Pulumi CLI it builds for its own tests.)
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
