@@ -374,13 +374,15 @@ export function errorClassForStatus(status: number): new (init: WosErrorInit) =>
 /**
  * One line per error object, in the words of the service: `detail` (or `title` when there is no detail),
  * prefixed with the field's pointer so a person knows what to fix, e.g.
- * `/data/attributes/name: must be at least 3 characters`.
+ * `/data/attributes/name: must be at least 3 characters`. `describePointer` may say a pointer in other words (the
+ * provider names the resource input a pointer stands for).
  */
-export function describeErrorObjects(errors: readonly ErrorObject[]): string {
+export function describeErrorObjects(errors: readonly ErrorObject[], describePointer: (pointer: string) => string = (pointer) => pointer): string {
     return errors
         .map((error) => {
             const text = error.detail || error.title || `status ${error.status}`;
-            const where = error.source?.pointer ?? (error.source?.parameter ? `parameter ${error.source.parameter}` : undefined);
+            const pointer = error.source?.pointer;
+            const where = pointer !== undefined ? describePointer(pointer) : error.source?.parameter ? `parameter ${error.source.parameter}` : undefined;
             return where ? `${where}: ${text}` : text;
         })
         .join("; ");

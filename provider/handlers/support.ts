@@ -14,6 +14,7 @@ import type { z } from "zod";
 import { WosConnectionError, WosError, WosNotFoundError, WosServerError } from "../../sdk/errors";
 import type { Tag } from "../../sdk/model";
 import { currentToken } from "./credentials";
+import { describeRefusalByInputs } from "./inputPaths";
 
 /**
  * The value Pulumi sends for an input that is not known yet (during preview), the string
@@ -351,7 +352,7 @@ export class ProviderOperationError extends Error {
 
 /** The message of any thrown value, with the current token (if any) removed, as a last line of defence. */
 export function safeMessage(error: unknown): string {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeRefusalByInputs(error) ?? (error instanceof Error ? error.message : String(error));
     const token = currentToken();
     return token ? message.split(token).join("[REDACTED]") : message;
 }
