@@ -12,6 +12,8 @@
  *
  * @packageDocumentation
  */
+// First: a missing @pulumi/pulumi is reported with what to install, before any module below needs it.
+import "./requirePulumi";
 export { Project, type ProjectArgs } from "./project";
 export { ProjectTagBindings, type ProjectTagBindingsArgs } from "./projectTagBindings";
 export { Workspace, type WorkspaceArgs } from "./workspace";

@@ -80,7 +80,7 @@ const OPTION_HELP: { readonly [K in keyof typeof OPTIONS]: readonly [value: stri
         "Base of the absolute URLs in answers (list links, plan-url), an http(s) URL, a path prefix allowed: for a service behind a proxy. Default: the address it listens on.",
     ],
     help: ["", "Prints this help and exits."],
-    version: ["", "Prints the version of wos-server (the pulumi-wos package) and exits."],
+    version: ["", "Prints the version of wos-server (the @pulumi-wos/server package) and exits."],
 };
 
 /** `--help`: what the service is, the usage, and every option with what it does. */

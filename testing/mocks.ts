@@ -21,6 +21,20 @@
 import { configure } from "../provider/handlers/credentials";
 import { containsUnknown, type CheckFailure, type PropertyBag } from "../provider/handlers/support";
 
+/**
+ * `wos:organization` of the program's stack config (what `PULUMI_CONFIG` or `pulumi.runtime.setConfig` set
+ * under mocks), read from the program's `@pulumi/pulumi` when there is one: the default organization of
+ * resources that leave it out, as the provider host's `configure` passes it.
+ */
+function stackOrganization(): string | undefined {
+    try {
+        const pulumi = require("@pulumi/pulumi") as { runtime: { getConfig(key: string): string | undefined } };
+        return pulumi.runtime.getConfig("wos:organization");
+    } catch {
+        return undefined;
+    }
+}
+
 /** What `newResource` receives: the shape of `pulumi.runtime.MockResourceArgs`. */
 export interface MockResourceArgs {
     /** The type token, e.g. `pulumi-nodejs:dynamic/wos:Project` or `aws:s3/bucket:Bucket`. */
@@ -351,7 +365,12 @@ export class WosMocks implements MocksLike {
     #configure(): void {
         const address = this.#address();
         const token = this.#options.token;
-        void configure({ config: { get: (key) => (key === "wos:address" ? address : key === "wos:token" ? token : undefined) } });
+        const organization = stackOrganization();
+        void configure({
+            config: {
+                get: (key) => (key === "wos:address" ? address : key === "wos:token" ? token : key === "wos:organization" ? organization : undefined),
+            },
+        });
     }
 
     async #register(handlerName: string, args: MockResourceArgs): Promise<MockResourceResult> {

@@ -216,6 +216,14 @@ new WosClient().projects.list("acme").then((page) => console.log(JSON.stringify(
         expect(JSON.parse(stdout)).toEqual(["Apps", "Default Project", "Empty", "Staging"]);
     });
 
+    test("without @pulumi/pulumi, require(\"pulumi-wos\") fails saying what to install", async () => {
+        const script = `try { require("pulumi-wos"); console.log(JSON.stringify("loaded")); } catch (error) { console.log(JSON.stringify(error.message)); }`;
+        const { stdout } = await run(process.execPath, ["-e", script], { cwd: project, what: "pulumi-wos without Pulumi" });
+        const message = JSON.parse(stdout) as string;
+        expect(message).toContain("pulumi-wos: the resources need @pulumi/pulumi (3.216.0 or later)");
+        expect(message).toContain("npm install @pulumi/pulumi");
+    });
+
     test("pulumi-wos/testing loads there, and startLocalService names the package to install", async () => {
         const script = `const testing = require("pulumi-wos/testing");
 testing.startLocalService().then(() => console.log("started"), (error) => console.log(JSON.stringify(error.message)));`;

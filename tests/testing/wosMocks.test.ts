@@ -220,6 +220,18 @@ describe("newResource with the program's serialized providers", () => {
         mocks = new kit.testing.WosMocks({ service, token: service.tokens.platform, mocks: userMocks });
     });
 
+    test("a project without organization takes the stack config's wos:organization, as under the provider host", async () => {
+        pulumi.runtime.setConfig("wos:organization", "acme");
+        try {
+            const result = await mocks.newResource(projectArgs("from-config", { name: "From Config", organization: undefined }));
+            expect(result.state).toMatchObject({ organization: "acme", name: "From Config" });
+            expect(await projectNames()).toContain("From Config");
+        } finally {
+            // An empty value is no default: later tests see none.
+            pulumi.runtime.setConfig("wos:organization", "");
+        }
+    });
+
     test.each([
         ["a name of 2 characters with a '!'", { name: "x!" }, "name", /has problems: name must be at least 3 characters; name may contain only letters, numbers, spaces, '-' and '_'$/],
         [
