@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { configure } from "../provider/handlers/credentials";
+import { configure, forgetDefaultOrganization } from "../provider/handlers/credentials";
 import { containsUnknown, type CheckFailure, type PropertyBag } from "../provider/handlers/support";
 
 /**
@@ -366,6 +366,8 @@ export class WosMocks implements MocksLike {
         const address = this.#address();
         const token = this.#options.token;
         const organization = stackOrganization();
+        // `configure` keeps a value it is not given: a default set by an earlier config must not outlive it.
+        if (!organization) forgetDefaultOrganization();
         void configure({
             config: {
                 get: (key) => (key === "wos:address" ? address : key === "wos:token" ? token : key === "wos:organization" ? organization : undefined),

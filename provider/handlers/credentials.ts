@@ -68,6 +68,11 @@ export async function configure(request: ConfigureRequestLike): Promise<void> {
     }
 }
 
+/** Forgets the default organization {@link configure} stored (the testing kit, when the stack config sets none). */
+export function forgetDefaultOrganization(): void {
+    delete slot().organization;
+}
+
 /** Forgets what {@link configure} stored, and the client made with it (tests use it to prove the environment fallback). */
 export function clearConfiguredCredentials(): void {
     const credentials = slot();

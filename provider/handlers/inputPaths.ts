@@ -17,7 +17,8 @@ const LIST_INPUTS: Record<string, string> = { "tag-bindings": "tags", "variable-
 
 /**
  * The input path a pointer names: `/data/attributes/<name>` is the input `<name>` in camel case,
- * `/data/relationships/<list>/data/<n>/attributes/<name>` the `<name>` of item `n` of that list input, and
+ * `/data/relationships/<list>/data/<n>/attributes/<name>` the `<name>` of item `n` of that list input,
+ * `/data/relationships/<list>` the list input itself, and
  * `/data/relationships/<one>/data/id` the input `<one>Id`. Any other pointer is said as it is.
  */
 export function inputPathOf(pointer: string): string {
@@ -28,6 +29,8 @@ export function inputPathOf(pointer: string): string {
         const list = LIST_INPUTS[item[1]!] ?? camelCase(item[1]!);
         return `${list}[${item[2]}]${item[3] ? `.${camelCase(item[3])}` : ""}`;
     }
+    const list = /^\/data\/relationships\/([\w-]+)$/.exec(pointer);
+    if (list) return LIST_INPUTS[list[1]!] ?? camelCase(list[1]!);
     const related = /^\/data\/relationships\/([\w-]+)\/data\/id$/.exec(pointer);
     if (related) return `${camelCase(related[1]!)}Id`;
     return pointer;

@@ -8,6 +8,9 @@ import { REPO_ROOT } from "../support/packedPackage";
 import { pulumiProgram, type PulumiProgram } from "../support/pulumiCli";
 import { PLATFORM_TOKEN, startCliTestService, type CliTestService } from "./localService";
 
+// Each test runs the real CLI; beside other test files on two cores that takes more than jest's minute.
+jest.setTimeout(300_000);
+
 let service: CliTestService;
 beforeAll(async () => {
     service = await startCliTestService();

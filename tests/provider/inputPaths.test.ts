@@ -7,6 +7,7 @@ describe("inputPathOf: the resource input a service pointer stands for", () => {
         ["/data/attributes/version-pin", "versionPin"],
         ["/data/relationships/vars/data/1/attributes/key", "vars[1].key"],
         ["/data/relationships/vars/data/0", "vars[0]"],
+        ["/data/relationships/vars", "vars"],
         ["/data/relationships/variable-options/data/2/attributes/variable-name", "variableOptions[2].variableName"],
         ["/data/relationships/tag-bindings/data/10/attributes/value", "tags[10].value"],
         ["/data/relationships/project/data/id", "projectId"],

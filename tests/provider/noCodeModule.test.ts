@@ -223,10 +223,11 @@ describe("create, read, update, delete", () => {
     });
 
     it.each([
-        ["a registry module that is not no-code ready", { registryModuleId: REGISTRY_MODULES.notReady }, REGISTRY_MODULES.notReady, /registry-module/],
-        ["a version the module does not have", { versionPin: "9.9.9" }, REGISTRY_MODULES.bucket, /version-pin/],
-        ["a set for a variable the pinned version does not have", { versionPin: "1.0.0", variableOptions: [{ variableName: "tags", variableType: "map(string)", options: ["{}"] }] }, REGISTRY_MODULES.bucket, /variable-name/],
-        ["a set with another type than the variable's", { variableOptions: [{ ...region, variableType: "number" }] }, REGISTRY_MODULES.bucket, /variable-type/],
+        ["a registry module that is not no-code ready", { registryModuleId: REGISTRY_MODULES.notReady }, REGISTRY_MODULES.notReady, /: registryModuleId: Registry module 'legacy'/],
+        ["a version the module does not have", { versionPin: "9.9.9" }, REGISTRY_MODULES.bucket, /: versionPin: Version pin '9\.9\.9' is not a version/],
+        ["a set for a variable the pinned version does not have", { versionPin: "1.0.0", variableOptions: [{ variableName: "tags", variableType: "map(string)", options: ["{}"] }] }, REGISTRY_MODULES.bucket, /: variableOptions\[0\]\.variableName: Variable name 'tags' is not a vari/],
+        ["a set with another type than the variable's", { variableOptions: [{ ...region, variableType: "number" }] }, REGISTRY_MODULES.bucket, /: variableOptions\[0\]\.variableType: Variable type of 'region' must be/],
+        // Each names the input as the program wrote it, not the wire format's pointer.
     ])("reports the service's refusal of %s, naming the resource, and writes nothing", async (_what, change, registryModuleId, pointer) => {
         const error = await rejection(noCodeModule.create(await checked({ ...valid, ...change })));
         expect(error.message).toContain(`wos:NoCodeModule (registry module ${registryModuleId}) in organization 'acme': create failed`);
@@ -368,7 +369,7 @@ describe("create, read, update, delete", () => {
         const news = await checked({ ...valid, versionPin: "1.0.0", enabled: true, variableOptions: [region, { variableName: "tags", variableType: "map(string)", options: ["{}"] }] });
         const error = await rejection(noCodeModule.update(created.id, created.outs, news));
         expect(error.message).toContain(`wos:NoCodeModule ${created.id} (registry module ${REGISTRY_MODULES.bucket}) in organization 'acme': update failed`);
-        expect(error.message).toMatch(/422.*variable-name/);
+        expect(error.message).toMatch(/422: variableOptions\[1\]\.variableName: /);
         expect((await rawModule(created.id))?.data.attributes).toEqual({ enabled: false, "version-pin": "1.1.0" });
         expect(Object.keys(await rawSets(created.id))).toEqual(["region"]);
     });
