@@ -8,6 +8,7 @@
  * @module
  */
 import * as pulumi from "@pulumi/pulumi";
+import { setValuesApart, valueKey } from "./handlers/varValuesApart";
 
 /** One var of a no-code workspace ({@link NoCodeWorkspaceArgs.vars}). */
 export interface NoCodeWorkspaceVarArgs {
@@ -64,8 +65,11 @@ export interface NoCodeWorkspaceArgs {
 export interface NoCodeWorkspaceVar {
     /** The variable's name. */
     key: string;
-    /** For a sensitive var, the last value written. */
-    value: string;
+    /**
+     * The value; absent when it is secret (a sensitive var, or a value the program made secret): that value is
+     * in {@link NoCodeWorkspace.sensitiveValues}.
+     */
+    value?: string;
     /** `infra` (a module variable) or `env` (an environment variable of the runs). */
     category: "infra" | "env";
     /** The description, when the var has one. */
@@ -101,40 +105,89 @@ export const noCodeWorkspaceProvider: pulumi.dynamic.ResourceProvider = {
     delete: (id, props) => require("pulumi-wos/dist/provider/handlers/noCodeWorkspace").delete(id, props),
 };
 
-/**
- * Whether any var may be sensitive: a list not known while the program runs, or a var whose `sensitive` is
- * anything but a plain `false` or nothing (an `Output` may turn out true).
- */
-function anyMaybeSensitive(vars: NoCodeWorkspaceVarArgs[] | pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined): boolean {
-    if (vars === undefined) return false;
-    if (!Array.isArray(vars)) return true;
-    return vars.some((item) => {
-        if (typeof item !== "object" || item === null || pulumi.Output.isInstance(item) || item instanceof Promise) return true;
-        const sensitive = (item as NoCodeWorkspaceVarArgs).sensitive;
-        return sensitive !== undefined && sensitive !== false;
-    });
+/** Whether a value is known while the program runs and a plain object (not an `Output`, a promise or a list). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+    return (
+        typeof value === "object" &&
+        value !== null &&
+        !Array.isArray(value) &&
+        !pulumi.Output.isInstance(value) &&
+        !(value instanceof Promise)
+    );
+}
+
+/** A var once known, whether its value is kept apart, and whether anything else of it is secret. */
+interface SplitVar {
+    item: NoCodeWorkspaceVarArgs & { key: string; category: string; value?: string; sensitive?: boolean };
+    valueApart: boolean;
+    restSecret: boolean;
 }
 
 /**
- * The `vars` input, made secret when a var is sensitive. The provider host does not accept secrets
- * (`acceptSecrets=false`): the engine marks an output secret only when the input of the same name was, so
- * the input itself must be a secret. Secrecy is per property, so the whole list is secret then.
+ * One var, resolved without its secrecy, with what decides where its parts go: its value is kept apart when
+ * the var is sensitive or the value is a secret; anything else of it that is secret keeps the whole `vars`
+ * secret. Of a var that is an `Output` as a whole, only the whole's secrecy is known.
  */
-function protectedVars(
-    vars: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined,
-): pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined {
-    if (vars === undefined || !anyMaybeSensitive(vars)) return vars;
-    return pulumi.output(vars).apply((resolved) =>
-        resolved.some((item) => item.sensitive === true) ? pulumi.secret(resolved) : pulumi.output(resolved),
-    ) as pulumi.Output<NoCodeWorkspaceVarArgs[]>;
+function splitVar(item: pulumi.Input<NoCodeWorkspaceVarArgs>): pulumi.Output<SplitVar> {
+    const whole = pulumi.output(item);
+    const valueSecret = isPlainObject(item) ? pulumi.isSecret(pulumi.output(item.value)) : pulumi.isSecret(whole);
+    const restSecret = isPlainObject(item)
+        ? pulumi.isSecret(pulumi.output({ ...item, value: undefined }))
+        : pulumi.isSecret(whole);
+    return pulumi
+        .all([pulumi.unsecret(whole), pulumi.output(valueSecret), pulumi.output(restSecret)])
+        .apply(([resolved, isValueSecret, isRestSecret]) => ({
+            item: resolved as SplitVar["item"],
+            valueApart: resolved.sensitive === true || isValueSecret,
+            restSecret: isRestSecret,
+        }));
+}
+
+/**
+ * What the engine gets of `vars` (see `varValuesApart.ts`): `vars` without secret values, which a preview
+ * shows var by var, and `sensitiveValues`, those values by `category:key`, a secret. A list that is not known
+ * while the program runs (an `Output` of the whole list) is split once known; a list secret as a whole stays
+ * secret, as its parts cannot be told apart.
+ */
+function varsForEngine(vars: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]> | undefined): {
+    vars?: pulumi.Input<unknown>;
+    sensitiveValues?: pulumi.Input<Record<string, string>>;
+} {
+    if (vars === undefined) return {};
+    // Nothing can be secret: the list as the program wrote it, and no `sensitiveValues`.
+    const plainValue = (value: unknown) => value === undefined || typeof value === "string";
+    if (Array.isArray(vars) && vars.every((item) => isPlainObject(item) && (item.sensitive === undefined || item.sensitive === false) && plainValue(item.value))) {
+        return { vars };
+    }
+    const parts: pulumi.Output<SplitVar[]> = Array.isArray(vars)
+        ? pulumi.all(vars.map(splitVar))
+        : pulumi.output(vars).apply((list) =>
+              list.map((item) => ({
+                  item: item as SplitVar["item"],
+                  valueApart: (item as SplitVar["item"]).sensitive === true,
+                  restSecret: false,
+              })),
+          );
+    const split = parts.apply((list) =>
+        setValuesApart(
+            list.map((part) => part.item),
+            new Set(list.filter((part) => part.valueApart).map((part) => valueKey(part.item))),
+        ),
+    );
+    const restSecret = parts.apply((list) => list.some((part) => part.restSecret));
+    return {
+        vars: pulumi.all([split, restSecret]).apply(([{ vars: apart }, secret]) => (secret ? pulumi.secret(apart) : apart)),
+        sensitiveValues: pulumi.secret(split.apply(({ sensitiveValues }) => sensitiveValues)),
+    };
 }
 
 /**
  * A workspace made from a no-code module (type token `pulumi-nodejs:dynamic/wos:NoCodeWorkspace`). A change of
  * `vars` or `moduleVersion` runs an upgrade during `pulumi up`: the plan is started, watched (its statuses
  * and URL in the Pulumi log) and confirmed; a failed plan or the deadline fails the update and leaves the
- * state's vars and version as they were, so the next `up` tries again. `vars` is a secret when any var is
- * sensitive.
+ * state's vars and version as they were, so the next `up` tries again. The values of sensitive vars (and
+ * values the program made secret) are kept apart in the secret `sensitiveValues`, so that `vars` stays
+ * readable in a preview.
  *
  * ```ts
  * const site = new wos.NoCodeWorkspace("site", {
@@ -165,8 +218,13 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
     declare public readonly sourceName: pulumi.Output<string | undefined>;
     /** The URL shown with the source name. */
     declare public readonly sourceUrl: pulumi.Output<string | undefined>;
-    /** The vars this resource manages, as the service holds them (sensitive values: the last ones written). */
+    /** The vars this resource manages, as the service holds them, without their secret values. */
     declare public readonly vars: pulumi.Output<NoCodeWorkspaceVar[]>;
+    /**
+     * The secret values of the vars (of sensitive vars, the last ones written), by `category:key` (e.g.
+     * `env:ARCHIVE_KEY`): a secret, kept apart so that `pulumi preview --diff` shows every other value.
+     */
+    declare public readonly sensitiveValues: pulumi.Output<Record<string, string> | undefined>;
     /** The module version the workspace runs, also when the program left it out. */
     declare public readonly moduleVersion: pulumi.Output<string>;
     /** The upgrade deadline the program gave, in seconds. */
@@ -182,9 +240,7 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
      * @param opts Resource options.
      */
     constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
-        const secretOutputs: pulumi.CustomResourceOptions = anyMaybeSensitive(args.vars)
-            ? { additionalSecretOutputs: ["vars"] }
-            : {};
+        const engineVars = varsForEngine(args.vars);
         super(
             noCodeWorkspaceProvider,
             name,
@@ -198,13 +254,15 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
                 agentPoolId: args.agentPoolId,
                 sourceName: args.sourceName,
                 sourceUrl: args.sourceUrl,
-                vars: protectedVars(args.vars),
+                vars: engineVars.vars,
+                sensitiveValues: engineVars.sensitiveValues,
                 moduleVersion: args.moduleVersion,
                 upgradeTimeoutSeconds: args.upgradeTimeoutSeconds,
                 noCodeUpgradeAvailable: undefined,
                 lastUpgrade: undefined,
             },
-            pulumi.mergeOptions(opts, secretOutputs),
+            // The engine marks an output secret when its input was; this also covers a read with no input.
+            engineVars.sensitiveValues === undefined ? opts : pulumi.mergeOptions(opts, { additionalSecretOutputs: ["sensitiveValues"] }),
             "wos",
             "NoCodeWorkspace",
         );

@@ -42,6 +42,7 @@ import {
     type WorkspaceUpgrade,
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
+import { isRecord, joinValues, setValuesApart } from "./varValuesApart";
 import {
     checkExecutionMode,
     checkObjectList,
@@ -57,6 +58,7 @@ import {
     ProviderOperationError,
     safeMessage,
     sleep,
+    UNKNOWN,
     unlessGone,
     type CheckFailure,
     type PropertyBag,
@@ -215,7 +217,7 @@ const RULES = {
  * whether `moduleVersion` is the module's pin, need the service: create and update say so before changing
  * anything. Unknown values pass. Reasons never quote a var's value.
  */
-export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
+async function checkWholeVars(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
     const failures: CheckFailure[] = [];
     checkProperty(failures, news, "noCodeModuleId", RULES.noCodeModuleId, {
         required: true,
@@ -330,7 +332,7 @@ function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
  * project moves it; settings change in place; a change of `vars` (in any order) or `moduleVersion` is an
  * upgrade. `upgradeTimeoutSeconds` alone is never a change. Defaults equal absence.
  */
-export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
+async function diffWholeVars(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
     const replaces = differs(olds.noCodeModuleId, news.noCodeModuleId) ? ["noCodeModuleId"] : [];
     const plan = planUpdate(olds, news);
     const varsChanged = differs(olds.vars, news.vars, varsSignature);
@@ -391,7 +393,7 @@ function requirePinnedVersion(what: string, operation: string, moduleVersion: st
  * anything is written). A lost answer is recovered by the workspace's unique name (see
  * {@link createRecoveringLostAnswer}); a workspace that held the name before is never taken over.
  */
-export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
+async function createWholeVars(news: PropertyBag): Promise<dynamic.CreateResult> {
     const inputs = news as unknown as NoCodeWorkspaceInputs;
     const what = describe(inputs);
     const client = clientFromCredentials();
@@ -492,7 +494,7 @@ async function moduleIdOf(client: WosClient, workspace: Workspace): Promise<stri
  * gone. Without state (a read by id alone) every var of the workspace is read, and the module is found
  * through the workspace's registry module.
  */
-export async function read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
+async function readWholeVars(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
     const state = (props ?? {}) as Partial<NoCodeWorkspaceOutputs>;
     const client = clientFromCredentials();
     const found = await unlessGone(describe(state, id), "read", async () => {
@@ -703,7 +705,7 @@ async function deleteVars(client: WosClient, workspace: Workspace, removed: read
  * they now are (new project and settings, the old vars and version, the failed run as `lastUpgrade`), so
  * state tells the truth and the next `up` retries only the upgrade.
  */
-export async function update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult> {
+async function updateWholeVars(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult> {
     const inputs = news as unknown as NoCodeWorkspaceInputs;
     const what = describe(inputs, id);
     const plan = planUpdate(olds, news);
@@ -818,3 +820,84 @@ export async function delete_(id: string, props?: PropertyBag): Promise<void> {
 }
 
 export { delete_ as delete };
+
+// ---------------------------------------------------------------------------------------------------------
+// secret values apart (see varValuesApart.ts): what the engine sees
+
+/** A property bag with whole vars: values kept apart in `sensitiveValues` put back, that property gone. */
+function withWholeVars(bag: PropertyBag | undefined): PropertyBag {
+    const { sensitiveValues, ...rest } = bag ?? {};
+    const vars = rest.vars;
+    if (!Array.isArray(vars) || !vars.every((item) => isRecord(item))) return rest;
+    return { ...rest, vars: joinValues(vars as unknown as NoCodeWorkspaceVarOutput[], sensitiveValues, UNKNOWN) };
+}
+
+/** The keys of the values a bag keeps apart (the program's secret values, besides the sensitive vars). */
+function keysApart(bag: PropertyBag | undefined): Set<string> {
+    const values = bag?.sensitiveValues;
+    return new Set(isRecord(values) ? Object.keys(values) : []);
+}
+
+/**
+ * Outputs (or inputs) with the values of sensitive vars, and of those `keys` names, apart in
+ * `sensitiveValues`; a bag with neither has no `sensitiveValues`.
+ */
+function withValuesApart(bag: Record<string, unknown>, keys: ReadonlySet<string>): Record<string, unknown> {
+    if (!Array.isArray(bag.vars)) return bag;
+    const { vars, sensitiveValues } = setValuesApart(bag.vars as NoCodeWorkspaceVarOutput[], keys);
+    return Object.keys(sensitiveValues).length > 0 || keys.size > 0 ? { ...bag, vars, sensitiveValues } : { ...bag, vars };
+}
+
+/** Runs `operation` on whole vars; a partial success keeps the values apart in the state it leaves too. */
+async function apart<T>(news: PropertyBag, keys: ReadonlySet<string>, operation: () => Promise<T>): Promise<T> {
+    try {
+        return await operation();
+    } catch (failure) {
+        if (!(failure instanceof ProviderOperationError) || failure.id === undefined || !failure.properties) throw failure;
+        throw new ProviderOperationError(failure.message, {
+            id: failure.id,
+            properties: withValuesApart(failure.properties, keys),
+            inputs: news,
+        });
+    }
+}
+
+/**
+ * Checks the whole vars; answers the inputs as the program gave them (values apart). `sensitiveValues` must be
+ * a map of strings.
+ */
+export async function check(olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
+    const result = await checkWholeVars(olds, withWholeVars(news));
+    const values = news.sensitiveValues;
+    const failures = [...(result.failures ?? [])];
+    if (values !== undefined && !isUnknown(values) && (!isRecord(values) || !Object.values(values).every((value) => typeof value === "string" || isUnknown(value)))) {
+        failures.push({ property: "sensitiveValues", reason: "sensitiveValues must be a map of strings (the values of sensitive vars, by 'category:key')" });
+    }
+    return { inputs: { ...news }, failures };
+}
+
+export async function diff(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
+    return diffWholeVars(id, withWholeVars(olds), withWholeVars(news));
+}
+
+export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
+    const keys = keysApart(news);
+    const result = await apart(news, keys, () => createWholeVars(withWholeVars(news)));
+    return { ...result, outs: withValuesApart(result.outs as Record<string, unknown>, keys) };
+}
+
+export async function read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
+    const keys = keysApart(props);
+    const result = await readWholeVars(id, props === undefined ? undefined : withWholeVars(props));
+    return {
+        ...result,
+        ...(result.props ? { props: withValuesApart(result.props as Record<string, unknown>, keys) } : {}),
+        ...(result.inputs ? { inputs: withValuesApart(result.inputs as Record<string, unknown>, keys) } : {}),
+    };
+}
+
+export async function update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult> {
+    const keys = keysApart(news);
+    const result = await apart(news, keys, () => updateWholeVars(id, withWholeVars(olds), withWholeVars(news)));
+    return { ...result, ...(result.outs ? { outs: withValuesApart(result.outs as Record<string, unknown>, keys) } : {}) };
+}

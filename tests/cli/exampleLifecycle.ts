@@ -12,6 +12,10 @@ import { REPO_ROOT } from "../support/packedPackage";
 import { pulumiProgram, type CliResult, type PulumiProgram } from "../support/pulumiCli";
 import { PLATFORM_TOKEN, startCliTestService, type CliTestService, type OrganizationSnapshot } from "./localService";
 
+// Each test runs the real CLI several times (a deployment is seconds alone, more beside other test files on
+// two cores): far beyond jest's configured minute.
+jest.setTimeout(300_000);
+
 /** The first poll of an upgrade's plan, made fast for the tests (the provider's default is 1 s). */
 export const UPGRADE_POLL_MS = "100";
 

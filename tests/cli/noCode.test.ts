@@ -3,6 +3,8 @@
  * lifecycle ({@link exampleLifecycleTests}), then the upgrade a user runs by raising the module's pin
  * (`pulumi config set bucketVersion 1.1.0`), and an upgrade whose plan fails.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { exampleLifecycleTests, type ExampleStack } from "./exampleLifecycle";
 import type { CliTestService } from "./localService";
 
@@ -106,6 +108,37 @@ exampleLifecycleTests(
             // The vars came through the upgrade as the program lists them.
             expect((await workspaceNamed(stack.service(), "assets-prod")).vars.size!.attributes).toMatchObject({ value: "3", category: "infra" });
             expect((await program.attempt(["preview", "--expect-no-changes"])).code).toBe(0);
+        });
+
+        test("`preview --diff` and `--json` of a workspace with a sensitive var show each other var's change; the secret stays secret", async () => {
+            await stack.deployed();
+            const program = stack.program();
+            const index = path.join(program.dir, "index.ts");
+            const original = fs.readFileSync(index, "utf8");
+            // The `logs` workspace (its ARCHIVE_KEY is sensitive) moves from us-east-1 to eu-west-1.
+            const moved = original.replace(`{ key: "region", value: "us-east-1", category: "infra" }`, `{ key: "region", value: "eu-west-1", category: "infra" }`);
+            expect(moved).not.toBe(original);
+            fs.writeFileSync(index, moved);
+            try {
+                const preview = await program.pulumi(["preview", "--diff"]);
+                expect(preview.output).toMatch(
+                    /\[urn=\S+::logs\][^]*?sensitiveValues\s+: \[secret\][^]*?~ vars\s+: \[\s+~ \[0\]: \{\s+category: "infra"\s+key\s+: "region"\s+~ value\s+: "us-east-1" => "eu-west-1"\s+\}\s+\[1\]: \{\s+category\s+: "env"\s+key\s+: "ARCHIVE_KEY"\s+sensitive: true\s+\}/,
+                );
+                expect(preview.output).not.toMatch(/vars\s+: \[secret\]/);
+                expect(preview.output).not.toContain(ARCHIVE_KEY);
+
+                const json = await program.pulumi(["preview", "--json"]);
+                const steps = (JSON.parse(json.stdout) as { steps: Array<{ urn: string; op: string; oldState?: any; newState?: any; diffs?: string[] }> }).steps;
+                const logs = steps.find((step) => step.urn.endsWith("::logs"))!;
+                expect(logs.op).toBe("update");
+                expect(logs.oldState.inputs.vars[0]).toMatchObject({ key: "region", value: "us-east-1" });
+                expect(logs.newState.inputs.vars[0]).toMatchObject({ key: "region", value: "eu-west-1" });
+                expect(logs.newState.inputs.vars[1]).toEqual({ key: "ARCHIVE_KEY", category: "env", sensitive: true });
+                expect(logs.newState.inputs.sensitiveValues).toBe("[secret]");
+                expect(json.stdout).not.toContain(ARCHIVE_KEY);
+            } finally {
+                fs.writeFileSync(index, original);
+            }
         });
 
         test("a failed plan fails the `up` with its status and plan URL, changes neither state nor workspaces, and the next `up` converges", async () => {

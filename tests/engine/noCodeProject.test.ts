@@ -201,7 +201,7 @@ describe("wos.NoCodeProject under setMocks", () => {
         expect(assets.additionalSecretOutputs).toEqual([]);
 
         const logs = child(children, "storage-logs-prod");
-        const { vars, ...logsRest } = inputsOf(logs);
+        const { vars, sensitiveValues, ...logsRest } = inputsOf(logs);
         expect(logsRest).toEqual({
             noCodeModuleId: "storage-module-id",
             moduleVersion: "1.0.0",
@@ -212,14 +212,17 @@ describe("wos.NoCodeProject under setMocks", () => {
             sourceName: "platform catalog",
             upgradeTimeoutSeconds: 900,
         });
-        expect(isSecret(vars)).toBe(true);
-        expect(revealSecrets(vars)).toEqual([
+        // `vars` readable, the sensitive value apart in a secret (kept out of `logsRest` above).
+        expect(isSecret(vars)).toBe(false);
+        expect(vars).toEqual([
             { key: "region", value: "eu-west-1", category: "infra" },
             { key: "size", value: "1", category: "infra" },
             { key: "size", value: "env-size", category: "env" },
-            { key: "ARCHIVE_KEY", value: UNMARKED, category: "env", sensitive: true },
+            { key: "ARCHIVE_KEY", category: "env", sensitive: true },
         ]);
-        expect(logs.additionalSecretOutputs).toEqual(["vars"]);
+        expect(isSecret(sensitiveValues)).toBe(true);
+        expect(revealSecrets(sensitiveValues)).toEqual({ "env:ARCHIVE_KEY": UNMARKED });
+        expect(logs.additionalSecretOutputs).toEqual(["sensitiveValues"]);
 
         expect(inputsOf(child(children, "storage-stale-prod"))).toMatchObject({
             name: "stale-prod",
@@ -234,9 +237,10 @@ describe("wos.NoCodeProject under setMocks", () => {
             ],
         });
 
-        // The children are reachable, and a sensitive var is a secret in the workspace's outputs.
+        // The children are reachable, and a sensitive value is a secret in the workspace's outputs, apart.
         expect(Object.keys(storage.workspaces).sort()).toEqual(["assets-prod", "logs-prod", "stale-prod"]);
-        expect((await settle(storage.workspaces["logs-prod"].vars)).secret).toBe(true);
+        expect((await settle(storage.workspaces["logs-prod"].sensitiveValues)).secret).toBe(true);
+        expect((await settle(storage.workspaces["logs-prod"].vars)).secret).toBe(false);
         expect((await settle(storage.workspaces["assets-prod"].vars)).secret).toBe(false);
         expect(storage.module).toBeInstanceOf(wos.NoCodeModule);
         expect(storage.project).toBeInstanceOf(wos.Project);
@@ -270,11 +274,12 @@ describe("wos.NoCodeProject under setMocks", () => {
         });
         expect(JSON.stringify(outputs)).not.toContain(UNMARKED);
         expect(JSON.stringify(component.inputs)).not.toContain(UNMARKED);
-        // Each workspace holds the shared sensitive var as a secret.
+        // Each workspace holds the shared sensitive value as a secret, apart from its readable vars.
         for (const name of ["outputs-fresh-ws", "outputs-stale-ws"]) {
             const workspace = registered.find((r) => r.name === name)!;
-            expect(isSecret(workspace.inputs.vars)).toBe(true);
-            expect(workspace.additionalSecretOutputs).toEqual(["vars"]);
+            expect(isSecret(workspace.inputs.sensitiveValues)).toBe(true);
+            expect(JSON.stringify(workspace.inputs.vars)).not.toContain(UNMARKED);
+            expect(workspace.additionalSecretOutputs).toEqual(["sensitiveValues"]);
         }
     });
 
@@ -337,7 +342,7 @@ describe("wos.NoCodeProject under setMocks", () => {
         });
     });
 
-    test("vars not known while the program runs are merged once known; the workspace's vars output is kept secret", async () => {
+    test("vars not known while the program runs are merged once known; a sensitive value among them is kept apart, a secret", async () => {
         new wos.NoCodeProject("later", {
             organization: "acme",
             project: { name: "Later" },
@@ -354,10 +359,11 @@ describe("wos.NoCodeProject under setMocks", () => {
         });
         const { children } = await tree("later");
         const one = child(children, "later-one");
-        // Not known at registration: the list may hold a sensitive var, so the engine is told to keep the
-        // output secret; the input is a secret only when a var turns out sensitive, and none does here.
-        expect(one.additionalSecretOutputs).toEqual(["vars"]);
+        // Not known at registration: the list may hold a sensitive var, so its values are split once known
+        // (none is sensitive here, and `vars` is no secret).
+        expect(one.additionalSecretOutputs).toEqual(["sensitiveValues"]);
         expect(isSecret(one.inputs.vars)).toBe(false);
+        expect(revealSecrets(one.inputs.sensitiveValues)).toEqual({});
         expect(revealSecrets(one.inputs.vars)).toEqual([
             { key: "region", value: "eu-west-1", category: "infra" },
             { key: "size", value: "2", category: "infra" },
@@ -367,18 +373,19 @@ describe("wos.NoCodeProject under setMocks", () => {
             { key: "size", value: "1", category: "infra" },
             { key: "LOG_LEVEL", value: "debug", category: "env" },
         ]);
-        // A sensitive var in a list known only later: the input itself is a secret.
+        // A sensitive var in a list known only later: its value apart, a secret.
         const three = child(children, "later-three");
-        expect(isSecret(three.inputs.vars)).toBe(true);
-        expect(three.additionalSecretOutputs).toEqual(["vars"]);
+        expect(isSecret(three.inputs.sensitiveValues)).toBe(true);
+        expect(three.additionalSecretOutputs).toEqual(["sensitiveValues"]);
         expect(revealSecrets(three.inputs.vars)).toEqual([
             { key: "region", value: "eu-west-1", category: "infra" },
             { key: "size", value: "1", category: "infra" },
-            { key: "API_KEY", value: UNMARKED, category: "env", sensitive: true },
+            { key: "API_KEY", category: "env", sensitive: true },
         ]);
+        expect(revealSecrets(three.inputs.sensitiveValues)).toEqual({ "env:API_KEY": UNMARKED });
     });
 
-    test("a secret value of a var that is not sensitive stays a secret in that var only", async () => {
+    test("a secret value of a var that is not sensitive is kept apart, a secret; the var itself stays readable", async () => {
         new wos.NoCodeProject("marked", {
             organization: "acme",
             project: { name: "Marked" },
@@ -387,8 +394,9 @@ describe("wos.NoCodeProject under setMocks", () => {
             workspaces: { one: {} },
         });
         const { component, children } = await tree("marked");
-        const vars = child(children, "marked-one").inputs.vars as Array<Record<string, unknown>>;
-        expect(vars[0].value).toEqual({ [SECRET_SIG_KEY]: SECRET_SIG, value: "marked-by-the-program" });
+        const inputs = child(children, "marked-one").inputs;
+        expect(inputs.vars).toEqual([{ key: "TOKEN", category: "env" }]);
+        expect(inputs.sensitiveValues).toEqual({ [SECRET_SIG_KEY]: SECRET_SIG, value: { "env:TOKEN": "marked-by-the-program" } });
         expect(JSON.stringify(component.inputs)).not.toContain("marked-by-the-program");
     });
 
@@ -600,9 +608,10 @@ describe("wos.NoCodeProject on an existing no-code module through the provider h
             expect(vars["infra/size"]).toMatchObject({ value: size });
             expect(vars["env/DB_PASSWORD"]).toMatchObject({ sensitive: true });
             expect(vars["env/DB_PASSWORD"].value ?? null).toBeNull();
-            // The shared sensitive var keeps every workspace's vars secret in state.
+            // The shared sensitive value is a secret in every workspace's state, apart from its readable vars.
             const outputs = state.get(`catalog-${workspaceName}`)!.outputs;
-            expect(isSecret(outputs.vars)).toBe(true);
+            expect(isSecret(outputs.sensitiveValues)).toBe(true);
+            expect(isSecret(outputs.vars)).toBe(false);
             expect(outputs).toMatchObject({ noCodeModuleId: moduleId, moduleVersion: "1.0.0", noCodeUpgradeAvailable: false });
         }
         expect(Object.keys(await varsOf("catalog-c")).sort()).toEqual(["env/DB_PASSWORD", "env/LOG_LEVEL", "infra/region", "infra/size"]);
@@ -642,7 +651,7 @@ describe("wos.NoCodeProject on an existing no-code module through the provider h
             expect(lastUpgrade.status).toBe("applied");
             const run = await get(fx.server, `/no-code-modules/${moduleId}/workspaces/${state.get(name)!.id}/upgrade/${lastUpgrade.id}`);
             expect(run.data.attributes.status).toBe("applied");
-            expect(isSecret(outputs.vars)).toBe(true);
+            expect(isSecret(outputs.sensitiveValues)).toBe(true);
         }
         expect(state.get("catalog-catalog-b")!.outputs.lastUpgrade).toBeUndefined();
     });

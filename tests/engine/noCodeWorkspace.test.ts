@@ -8,9 +8,10 @@
  * plans never finish while the test runs. The no-code module of acme is made over raw HTTP; initech's
  * (cost estimation on) through the provider host, as a program would, with a host of its own token.
  *
- * Secrets: the shell registers the whole `vars` input as a secret and lists it in
- * `additionalSecretOutputs`; the host answers plain values (`acceptSecrets=false`) and the harness marks
- * them as the engine does, so every answer is checked for `vars` being a secret in what the engine stores.
+ * Secrets: the shell registers `vars` without the sensitive value and that value in `sensitiveValues`, a secret
+ * listed in `additionalSecretOutputs` (so that a preview shows every other value); the host answers plain
+ * values (`acceptSecrets=false`) and the harness marks them as the engine does, so every answer is checked
+ * for `sensitiveValues` being a secret, and `vars` not, in what the engine stores.
  */
 import {
     isSecret,
@@ -43,8 +44,16 @@ const UPGRADE_PATH = "^/api/v2/no-code-modules/[^/]+/workspaces/[^/]+/upgrade$";
 
 const urn = (name = "capture-workspace", host: ProviderHost = fx.host) => host.urn(TYPES.noCodeWorkspace, name);
 
-/** The vars of a property bag, without the secret marker. */
-const varsIn = (bag: PropertyMap): WorkspaceVar[] => revealSecrets(bag.vars) as WorkspaceVar[];
+/** The key of a var's value in `sensitiveValues`. */
+const valueKey = (item: { key: string; category: string }) => `${item.category}:${item.key}`;
+
+/** The whole vars of a property bag (the values kept apart put back), without the secret markers. */
+const varsIn = (bag: PropertyMap): WorkspaceVar[] => {
+    const values = (revealSecrets(bag.sensitiveValues) ?? {}) as Record<string, string>;
+    return (revealSecrets(bag.vars) as WorkspaceVar[]).map((item) =>
+        values[valueKey(item)] === undefined ? item : { ...item, value: values[valueKey(item)] },
+    );
+};
 
 /** Vars in a form that compares the same whatever the order and whichever defaults were filled in. */
 function normalVars(vars: WorkspaceVar[]) {
@@ -60,8 +69,12 @@ function normalVars(vars: WorkspaceVar[]) {
         .sort((a, b) => `${a.category}/${a.key}`.localeCompare(`${b.category}/${b.key}`));
 }
 
-/** `bag` with its vars replaced, the list a secret as the shell registers it. */
-const withVars = (bag: PropertyMap, vars: WorkspaceVar[]): PropertyMap => ({ ...bag, vars: secret(vars) });
+/** `bag` with its vars replaced as the shell registers them: sensitive values apart, in a secret. */
+const withVars = (bag: PropertyMap, vars: WorkspaceVar[]): PropertyMap => ({
+    ...bag,
+    vars: vars.map(({ value, ...item }) => (item.sensitive ? item : { ...item, value })),
+    sensitiveValues: secret(Object.fromEntries(vars.filter((item) => item.sensitive).map((item) => [valueKey(item), item.value ?? ""]))),
+});
 
 /** `vars` with the var of this key changed. */
 const changeVar = (vars: WorkspaceVar[], key: string, change: Partial<WorkspaceVar>): WorkspaceVar[] =>
@@ -69,7 +82,11 @@ const changeVar = (vars: WorkspaceVar[], key: string, change: Partial<WorkspaceV
 
 /** The sensitive value is a secret in what the engine stores, and the given value there. */
 function expectSecretVars(outputs: PropertyMap, sensitiveValue: string): void {
-    expect(isSecret(outputs.vars)).toBe(true);
+    expect(isSecret(outputs.sensitiveValues)).toBe(true);
+    expect(revealSecrets(outputs.sensitiveValues)).toEqual({ "env:DB_PASSWORD": sensitiveValue });
+    // `vars` is readable: no secret, and no sensitive value in it.
+    expect(isSecret(outputs.vars)).toBe(false);
+    expect(JSON.stringify(outputs.vars)).not.toContain(sensitiveValue);
     expect(varsIn(outputs).find((v) => v.key === "DB_PASSWORD")?.value).toBe(sensitiveValue);
 }
 
@@ -187,15 +204,17 @@ describe("wos:NoCodeWorkspace registration", () => {
         expect(tokensIn(provider)).toEqual([]);
     });
 
-    test("the vars with a sensitive one register as a secret, listed in additionalSecretOutputs; the module version follows the module", () => {
+    test("the vars register readable, the sensitive value apart in the secret sensitiveValues (in additionalSecretOutputs); the module version follows the module", () => {
         const registration = fx.registration("capture-workspace");
-        expect(isSecret(registration.inputs.vars)).toBe(true);
-        expect(varsIn(registration.inputs)).toEqual([
+        expect(isSecret(registration.inputs.vars)).toBe(false);
+        expect(registration.inputs.vars).toEqual([
             { key: "region", value: "eu-west-1", category: "infra" },
             { key: "size", value: "2", category: "infra", description: "number of buckets" },
-            { key: "DB_PASSWORD", value: NO_CODE_SENSITIVE_VALUE, category: "env", sensitive: true },
+            { key: "DB_PASSWORD", category: "env", sensitive: true },
         ]);
-        expect(registration.additionalSecretOutputs).toEqual(["vars"]);
+        expect(isSecret(registration.inputs.sensitiveValues)).toBe(true);
+        expect(revealSecrets(registration.inputs.sensitiveValues)).toEqual({ "env:DB_PASSWORD": NO_CODE_SENSITIVE_VALUE });
+        expect(registration.additionalSecretOutputs).toEqual(["sensitiveValues"]);
         // Under mocks the module's outputs are its inputs: its id and its pin.
         expect(registration.inputs).toMatchObject({ noCodeModuleId: "capture-module-id", moduleVersion: "1.0.0" });
     });
@@ -263,12 +282,13 @@ describe("wos:NoCodeWorkspace lifecycle through the provider host", () => {
         expect(result.failures).toEqual([]);
     });
 
-    test("Check sends the host plain vars (acceptSecrets=false) and the engine keeps the checked vars secret", async () => {
+    test("Check sends the host plain values (acceptSecrets=false) and the engine keeps the checked sensitive values secret", async () => {
         const result = await fx.host.check(urn(), {}, programInputs());
         expect(result.failures).toEqual([]);
         expect(result.inputs.__provider).toBe(programInputs().__provider);
-        expect(isSecret(result.rawInputs.vars)).toBe(false);
-        expect(isSecret(result.inputs.vars)).toBe(true);
+        expect(isSecret(result.rawInputs.sensitiveValues)).toBe(false);
+        expect(isSecret(result.inputs.sensitiveValues)).toBe(true);
+        expect(isSecret(result.inputs.vars)).toBe(false);
         expect(normalVars(varsIn(result.inputs))).toEqual(normalVars(varsIn(programInputs())));
         checked = result.inputs;
     });
@@ -311,16 +331,17 @@ describe("wos:NoCodeWorkspace lifecycle through the provider host", () => {
             executionMode: "remote",
             sourceName: "engine tests",
             sourceUrl: "https://example.com/engine-tests",
-            vars: secret([
+            vars: [
                 { key: "region", value: "eu-west-1", category: "infra", hcl: false, sensitive: false },
                 { key: "size", value: "2", category: "infra", description: "number of buckets", hcl: false, sensitive: false },
-                { key: "DB_PASSWORD", value: NO_CODE_SENSITIVE_VALUE, category: "env", hcl: false, sensitive: true },
-            ]),
+                { key: "DB_PASSWORD", category: "env", hcl: false, sensitive: true },
+            ],
+            sensitiveValues: secret({ "env:DB_PASSWORD": NO_CODE_SENSITIVE_VALUE }),
             moduleVersion: "1.0.0",
             noCodeUpgradeAvailable: false,
             upgradeTimeoutSeconds: 120,
         });
-        expect(isSecret(created.rawOutputs.vars)).toBe(false);
+        expect(isSecret(created.rawOutputs.sensitiveValues)).toBe(false);
         expectSecretVars(state, NO_CODE_SENSITIVE_VALUE);
         expect(tokensIn(state)).toEqual([]);
 
@@ -362,9 +383,9 @@ describe("wos:NoCodeWorkspace lifecycle through the provider host", () => {
             { sourceName: "elsewhere" },
             { projectId: stagingId },
             { moduleVersion: "1.1.0" },
-            { vars: secret(changeVar(varsIn(checked), "region", { value: "us-east-1" })) },
-            { vars: secret(changeVar(varsIn(checked), "DB_PASSWORD", { value: ROTATED_VALUE })) },
-            { vars: secret(varsIn(checked).filter((v) => v.key !== "size")) },
+            withVars({}, changeVar(varsIn(checked), "region", { value: "us-east-1" })),
+            withVars({}, changeVar(varsIn(checked), "DB_PASSWORD", { value: ROTATED_VALUE })),
+            withVars({}, varsIn(checked).filter((v) => v.key !== "size")),
         ]) {
             const result = await fx.host.diff(urn(), id, state, { ...checked, ...change }, checked);
             expect({ change: Object.keys(change), ...result }).toMatchObject({ change: Object.keys(change), changes: "some", replaces: [] });

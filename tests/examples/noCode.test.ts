@@ -152,7 +152,7 @@ describe("examples/no-code as a program", () => {
         });
     });
 
-    test("two workspaces from the module in the project, following its pin; only the one with a sensitive var has secret vars", () => {
+    test("two workspaces from the module in the project, following its pin; only the one with a sensitive var has a secret, its sensitive value apart", () => {
         // The mock monitor gives each resource the id `<name>-id`, and its inputs as its outputs.
         const assets = byName(run, "assets");
         expect(inputsOf(run, "assets")).toEqual({
@@ -171,7 +171,7 @@ describe("examples/no-code as a program", () => {
         expect(assets.additionalSecretOutputs).toEqual([]);
 
         const logs = byName(run, "logs");
-        const { vars, ...rest } = inputsOf(run, "logs");
+        const { vars, sensitiveValues, ...rest } = inputsOf(run, "logs");
         expect(rest).toEqual({
             noCodeModuleId: "bucket-id",
             moduleVersion: "1.0.0",
@@ -180,12 +180,15 @@ describe("examples/no-code as a program", () => {
             description: "Log archive",
             upgradeTimeoutSeconds: 900,
         });
-        expect(isSecret(vars)).toBe(true);
-        expect(revealSecrets(vars)).toEqual([
+        // `vars` readable (a preview shows each var), the sensitive value apart in a secret.
+        expect(isSecret(vars)).toBe(false);
+        expect(vars).toEqual([
             { key: "region", value: "us-east-1", category: "infra" },
-            { key: "ARCHIVE_KEY", value: DEFAULT_ARCHIVE_KEY, category: "env", sensitive: true },
+            { key: "ARCHIVE_KEY", category: "env", sensitive: true },
         ]);
-        expect(logs.additionalSecretOutputs).toEqual(["vars"]);
+        expect(isSecret(sensitiveValues)).toBe(true);
+        expect(revealSecrets(sensitiveValues)).toEqual({ "env:ARCHIVE_KEY": DEFAULT_ARCHIVE_KEY });
+        expect(logs.additionalSecretOutputs).toEqual(["sensitiveValues"]);
     });
 
     test("exports the ids of what it made and the module's pin", () => {
@@ -293,7 +296,8 @@ describe("examples/no-code deployed against the demo seed through the provider h
         expect(logsVars.region).toMatchObject({ value: "us-east-1", category: "infra" });
         expect(logsVars.ARCHIVE_KEY).toMatchObject({ category: "env", sensitive: true });
         expect(logsVars.ARCHIVE_KEY.value ?? null).toBeNull();
-        expect(isSecret(state.get("logs")!.outputs.vars)).toBe(true);
+        expect(isSecret(state.get("logs")!.outputs.sensitiveValues)).toBe(true);
+        expect(JSON.stringify(state.get("logs")!.outputs.vars)).not.toContain(DEFAULT_ARCHIVE_KEY);
     });
 
     test("a second pulumi up of the same program changes nothing", async () => {
@@ -336,7 +340,8 @@ describe("examples/no-code deployed against the demo seed through the provider h
             expect(upgrade.data.attributes.status).toBe("applied");
             expect((await workspaceNamed(workspaceName)).attributes["no-code-upgrade-available"]).toBe(false);
         }
-        expect(isSecret(state.get("logs")!.outputs.vars)).toBe(true);
+        expect(isSecret(state.get("logs")!.outputs.sensitiveValues)).toBe(true);
+        expect(JSON.stringify(state.get("logs")!.outputs.vars)).not.toContain(DEFAULT_ARCHIVE_KEY);
         expect(host.logs()).not.toContain(DEFAULT_ARCHIVE_KEY);
         expect(host.logs()).not.toContain(DEMO_TOKEN);
     });

@@ -213,7 +213,7 @@ describe("examples/no-code-project as a program", () => {
         });
     });
 
-    test("two workspaces with the shared vars and their own (own wins), the shared settings and defaults; only the sensitive one secret", () => {
+    test("two workspaces with the shared vars and their own (own wins), the shared settings and defaults; only the sensitive value secret, apart", () => {
         // The mock monitor gives each resource the id `<name>-id`, and its inputs as its outputs.
         const shared = { noCodeModuleId: "catalog-module-id", moduleVersion: "1.0.0", projectId: "catalog-project-id", sourceName: "platform storage catalog", executionMode: "remote", upgradeTimeoutSeconds: 900 };
         expect(inputsOf(run, "catalog-web-assets")).toEqual({
@@ -228,15 +228,18 @@ describe("examples/no-code-project as a program", () => {
         });
         expect(byName(run, "catalog-web-assets").additionalSecretOutputs).toEqual([]);
 
-        const { vars, ...rest } = inputsOf(run, "catalog-audit-logs");
+        const { vars, sensitiveValues, ...rest } = inputsOf(run, "catalog-audit-logs");
         expect(rest).toEqual({ ...shared, name: "audit-logs", description: "Audit log archive", autoApply: false });
-        expect(isSecret(vars)).toBe(true);
-        expect(revealSecrets(vars)).toEqual([
+        // `vars` readable (a preview shows each var), the sensitive value apart in a secret.
+        expect(isSecret(vars)).toBe(false);
+        expect(vars).toEqual([
             { key: "region", value: "eu-west-1", category: "infra" },
             { key: "size", value: "1", category: "infra", description: "Number of buckets" },
-            { key: "ARCHIVE_KEY", value: DEFAULT_ARCHIVE_KEY, category: "env", sensitive: true },
+            { key: "ARCHIVE_KEY", category: "env", sensitive: true },
         ]);
-        expect(byName(run, "catalog-audit-logs").additionalSecretOutputs).toEqual(["vars"]);
+        expect(isSecret(sensitiveValues)).toBe(true);
+        expect(revealSecrets(sensitiveValues)).toEqual({ "env:ARCHIVE_KEY": DEFAULT_ARCHIVE_KEY });
+        expect(byName(run, "catalog-audit-logs").additionalSecretOutputs).toEqual(["sensitiveValues"]);
     });
 
     test("exports the component's outputs, which hold no var value; the component registers the same", () => {
@@ -341,7 +344,8 @@ describe("examples/no-code-project deployed against the demo seed through the pr
         expect(auditVars).toMatchObject({ region: { value: "eu-west-1" }, size: { value: "1" } });
         expect(auditVars.ARCHIVE_KEY).toMatchObject({ category: "env", sensitive: true });
         expect(auditVars.ARCHIVE_KEY.value ?? null).toBeNull();
-        expect(isSecret(state.get("catalog-audit-logs")!.outputs.vars)).toBe(true);
+        expect(isSecret(state.get("catalog-audit-logs")!.outputs.sensitiveValues)).toBe(true);
+        expect(JSON.stringify(state.get("catalog-audit-logs")!.outputs.vars)).not.toContain(DEFAULT_ARCHIVE_KEY);
         expect(isSecret(state.get("catalog-web-assets")!.outputs.vars)).toBe(false);
     });
 
@@ -380,7 +384,7 @@ describe("examples/no-code-project deployed against the demo seed through the pr
             const upgrade = await get(`/no-code-modules/${state.get("catalog-module")!.id}/workspaces/${state.get(name)!.id}/upgrade/${lastUpgrade.id}`);
             expect(upgrade.data.attributes.status).toBe("applied");
         }
-        expect(isSecret(state.get("catalog-audit-logs")!.outputs.vars)).toBe(true);
+        expect(isSecret(state.get("catalog-audit-logs")!.outputs.sensitiveValues)).toBe(true);
         expect(host.logs()).not.toContain(DEFAULT_ARCHIVE_KEY);
         expect(host.logs()).not.toContain(DEMO_TOKEN);
     });

@@ -351,8 +351,10 @@ describe("create, read, delete", () => {
             vars: [
                 { key: "region", value: "eu-west-1", category: "infra", hcl: false, sensitive: false },
                 { key: "size", value: "2", category: "infra", description: "disks", hcl: false, sensitive: false },
-                { key: "API_KEY", value: "s3cret-value", category: "env", hcl: false, sensitive: true },
+                // The sensitive value is kept apart, in the secret `sensitiveValues`: `vars` stays readable.
+                { key: "API_KEY", category: "env", hcl: false, sensitive: true },
             ],
+            sensitiveValues: { "env:API_KEY": "s3cret-value" },
             moduleVersion: "1.0.0",
             upgradeTimeoutSeconds: 900,
             noCodeUpgradeAvailable: false,
@@ -412,7 +414,8 @@ describe("create, read, delete", () => {
         const inputs = await checked(program({ vars: [{ ...region("mars-north-1"), sensitive: true }] }));
         const error = await rejection(noCodeWorkspace.create(inputs));
         expect(error.message).toMatch(/create failed.*422/);
-        expect(error.message).toMatch(/vars\/data\/0\/attributes\/value/);
+        // Named as the program wrote it, not as the wire format's pointer.
+        expect(error.message).toMatch(/: vars\[0\]\.value: Value of 'region' must be one of the allowed values/);
         expect(error.message).not.toContain("mars-north-1");
         expect(error.message).not.toContain(TOKEN);
         expect(await nameStatus(server(), inputs.name as string)).toBe(404);
@@ -423,7 +426,8 @@ describe("create, read, delete", () => {
         const error = await rejection(noCodeWorkspace.create(inputs));
         expect(error.message).toMatch(/422/);
         expect(error.message).toMatch(/region/);
-        expect(error.message).toMatch(/vars\/data\/0\/attributes\/key/);
+        expect(error.message).toMatch(/: vars\[0\]\.key: Key 'colour' is not a variable of the module's version 1\.0\.0/);
+        expect(error.message).toMatch(/; vars: Required variables of the module's version 1\.0\.0 must be given as infra vars: region/);
         expect(await nameStatus(server(), inputs.name as string)).toBe(404);
     });
 
@@ -472,9 +476,11 @@ describe("create, read, delete", () => {
             autoApply: true,
             vars: [
                 { key: "region", value: "us-east-1", description: "edited", category: "infra", hcl: false, sensitive: false },
-                { key: "API_KEY", value: "s3cret-value", category: "env", hcl: false, sensitive: true },
+                { key: "API_KEY", category: "env", hcl: false, sensitive: true },
             ],
         });
+        // The value the service never shows again: the one state kept, apart.
+        expect(read.props!.sensitiveValues).toEqual({ "env:API_KEY": "s3cret-value" });
         expect((await noCodeWorkspace.diff(created.id, read.props!, inputs)).changes).toBe(true);
     });
 
@@ -499,7 +505,8 @@ describe("create, read, delete", () => {
             autoApply: false,
             executionMode: "remote",
             // A sensitive value cannot be read back; an import has no earlier value to keep.
-            vars: [region("us-east-1"), { ...secret, value: "" }].map((v) => ({ hcl: false, sensitive: false, ...v })),
+            vars: [region("us-east-1"), { key: secret.key, category: secret.category, sensitive: true }].map((v) => ({ hcl: false, sensitive: false, ...v })),
+            sensitiveValues: { "env:API_KEY": "" },
             moduleVersion: "1.0.0",
             noCodeUpgradeAvailable: false,
         });
@@ -533,9 +540,10 @@ describe("update", () => {
         expect(updated.outs).toEqual({
             ...created.outs,
             vars: [
-                { key: "API_KEY", value: "s3cret-value", category: "env", hcl: false, sensitive: true },
+                { key: "API_KEY", category: "env", hcl: false, sensitive: true },
                 { key: "region", value: "us-east-1", category: "infra", hcl: false, sensitive: false },
             ],
+            sensitiveValues: { "env:API_KEY": "s3cret-value" },
             lastUpgrade: run,
         });
         expect((await rawVars(server(), inputs.name as string))["infra/region"].value).toBe("us-east-1");
@@ -763,8 +771,9 @@ describe("a create whose answer is lost", () => {
         expect(created.outs).toMatchObject({ name: inputs.name, description: "kept", moduleVersion: "1.0.0" });
         expect(created.outs.vars).toEqual([
             { key: "region", value: "us-east-1", category: "infra", hcl: false, sensitive: false },
-            { key: "API_KEY", value: "s3cret-value", category: "env", hcl: false, sensitive: true },
+            { key: "API_KEY", category: "env", hcl: false, sensitive: true },
         ]);
+        expect(created.outs.sensitiveValues).toEqual({ "env:API_KEY": "s3cret-value" });
         expect(Object.keys(await rawVars(server(), inputs.name as string)).sort()).toEqual(["env/API_KEY", "infra/region"]);
     });
 

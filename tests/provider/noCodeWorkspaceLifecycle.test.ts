@@ -98,9 +98,11 @@ describe("read and delete", () => {
     it("reads a sensitive var whose state has no value as an empty value (the service never shows it)", async () => {
         const inputs = await checked(program({ vars: [region("eu-west-1"), { key: "API_KEY", value: "s3cret-value", category: "env", sensitive: true }] }));
         const created = await noCodeWorkspace.create(inputs);
-        const state = { ...created.outs, vars: [{ key: "API_KEY", category: "env", hcl: false, sensitive: true }] };
+        const { sensitiveValues: _values, ...outs } = created.outs;
+        const state = { ...outs, vars: [{ key: "API_KEY", category: "env", hcl: false, sensitive: true }] };
         const read = await noCodeWorkspace.read(created.id, state);
-        expect(read.props!.vars).toEqual([{ key: "API_KEY", value: "", category: "env", hcl: false, sensitive: true }]);
+        expect(read.props!.vars).toEqual([{ key: "API_KEY", category: "env", hcl: false, sensitive: true }]);
+        expect(read.props!.sensitiveValues).toEqual({ "env:API_KEY": "" });
     });
 
     it("reports a refused read of the workspace as a read failure naming the workspace", async () => {
@@ -412,5 +414,46 @@ describe("an earlier upgrade that does not finish in time", () => {
             `an earlier upgrade (${theirs.id}) of the workspace was still unfinished at the deadline (upgradeTimeoutSeconds; last status 'pending', plan: http`,
         );
         expect(error.message).toMatch(new RegExp(`plan: http[^)]*${theirs.id}\\); this upgrade did not start`));
+    });
+});
+
+describe("secret values kept apart from vars (what `pulumi preview --diff` shows)", () => {
+    it("a value the program made secret, in `sensitiveValues`, is written and stays apart in the outputs", async () => {
+        const inputs = await checked(program({ vars: [{ key: "region", category: "infra" }], sensitiveValues: { "infra:region": "us-east-1" } }));
+        const created = await noCodeWorkspace.create(inputs);
+        expect((await rawVars(server(), inputs.name as string))["infra/region"]).toMatchObject({ value: "us-east-1", sensitive: false });
+        expect(created.outs.vars).toEqual([{ key: "region", category: "infra", hcl: false, sensitive: false }]);
+        expect(created.outs.sensitiveValues).toEqual({ "infra:region": "us-east-1" });
+        expect((await noCodeWorkspace.diff(created.id, created.outs, inputs)).changes).toBe(false);
+        // A change of the secret value is a change (an upgrade), found without revealing it anywhere else.
+        const changed = { ...inputs, sensitiveValues: { "infra:region": "eu-west-1" } };
+        expect((await noCodeWorkspace.diff(created.id, created.outs, changed)).changes).toBe(true);
+        const read = await noCodeWorkspace.read(created.id, created.outs);
+        expect(read.props).toEqual(created.outs);
+    });
+
+    it("state written before values were kept apart (inline) diffs as no change, and a read moves its values apart", async () => {
+        const inputs = await checked(program({ vars: [region("eu-west-1"), { key: "API_KEY", category: "env", sensitive: true }], sensitiveValues: { "env:API_KEY": "s3cret-value" } }));
+        const created = await noCodeWorkspace.create(inputs);
+        const { sensitiveValues: _values, ...outs } = created.outs;
+        const oldState = {
+            ...outs,
+            vars: [normal(region("eu-west-1")), { key: "API_KEY", value: "s3cret-value", category: "env", hcl: false, sensitive: true }],
+        };
+        expect((await noCodeWorkspace.diff(created.id, oldState, inputs)).changes).toBe(false);
+        const read = await noCodeWorkspace.read(created.id, oldState);
+        expect(read.props!.vars).toEqual([normal(region("eu-west-1")), { key: "API_KEY", category: "env", hcl: false, sensitive: true }]);
+        expect(read.props!.sensitiveValues).toEqual({ "env:API_KEY": "s3cret-value" });
+    });
+
+    it.each([
+        ["a list", ["x"]],
+        ["a string", "x"],
+        ["a map with a number", { "env:A": 1 }],
+    ])("check refuses `sensitiveValues` that is %s, naming it", async (_what, sensitiveValues) => {
+        const result = await noCodeWorkspace.check({}, { ...program(), sensitiveValues });
+        expect(result.failures).toEqual([
+            { property: "sensitiveValues", reason: "sensitiveValues must be a map of strings (the values of sensitive vars, by 'category:key')" },
+        ]);
     });
 });

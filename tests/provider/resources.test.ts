@@ -76,7 +76,7 @@ it("makes a sensitive variable's value a secret, and leaves a plain one plain", 
     expect(await settle(plain.value)).toEqual({ value: "eu", secret: false });
 });
 
-it("registers the no-code resources with their type tokens, and makes vars a secret when a var may be sensitive", async () => {
+it("registers the no-code resources with their type tokens, and keeps a sensitive value apart from the readable vars, a secret", async () => {
     const bucket = new wos.NoCodeModule("bucket", {
         organization: "acme",
         registryModuleId: "mod-0000000000000001",
@@ -112,9 +112,20 @@ it("registers the no-code resources with their type tokens, and makes vars a sec
     });
     const site = registered.find((r) => r.name === "hidden-site")!;
     expect(site.inputs.__provider as string).toContain('require("pulumi-wos/dist/provider/handlers/noCodeWorkspace")');
-    expect((await settle(hidden.vars)).secret).toBe(true);
-    expect((await settle(later.vars)).secret).toBe(true);
+    expect(await settle(hidden.vars)).toEqual({
+        value: [
+            { key: "region", value: "eu-west-1", category: "infra" },
+            { key: "API_KEY", category: "env", sensitive: true },
+        ],
+        secret: false,
+    });
+    expect(await settle(hidden.sensitiveValues)).toEqual({ value: { "env:API_KEY": "s3cret" }, secret: true });
+    // `sensitive` known only later (an Output): split once known.
+    expect(await settle(later.vars)).toEqual({ value: [{ key: "API_KEY", category: "env", sensitive: true }], secret: false });
+    expect(await settle(later.sensitiveValues)).toEqual({ value: { "env:API_KEY": "s3cret" }, secret: true });
     expect(await settle(plain.vars)).toEqual({ value: [{ key: "region", value: "eu-west-1", category: "infra" }], secret: false });
+    // Nothing can be secret in the plain one: no `sensitiveValues` input at all.
+    expect(registered.find((r) => r.name === "plain-site")!.inputs).not.toHaveProperty("sensitiveValues");
     // Outputs that are not inputs are declared (and sent as nothing).
     expect(site.inputs).not.toHaveProperty("noCodeUpgradeAvailable");
     expect(pulumi.Output.isInstance(hidden.noCodeUpgradeAvailable)).toBe(true);
