@@ -457,3 +457,50 @@ describe("secret values kept apart from vars (what `pulumi preview --diff` shows
         ]);
     });
 });
+
+describe("settings removed from the program", () => {
+    it("a source name and URL left out are cleared on the service, and the next diff finds nothing", async () => {
+        const inputs = await checked(program({ sourceName: "portal", sourceUrl: "https://portal.example.com" }));
+        const created = await noCodeWorkspace.create(inputs);
+        const { sourceName: _name, sourceUrl: _url, ...withoutSource } = inputs;
+        const news = await checked(withoutSource);
+        expect((await noCodeWorkspace.diff(created.id, created.outs, news)).changes).toBe(true);
+        const updated = await noCodeWorkspace.update(created.id, created.outs, news);
+        const raw = await rawWorkspace(server(), created.id);
+        expect(raw.attributes["source-name"] ?? null).toBeNull();
+        expect(raw.attributes["source-url"] ?? null).toBeNull();
+        expect((await noCodeWorkspace.diff(created.id, updated.outs!, news)).changes).toBe(false);
+        expect((await noCodeWorkspace.read(created.id, updated.outs)).props).toEqual(updated.outs);
+    });
+});
+
+describe("vars of the same key in both categories (a var is its key in its category)", () => {
+    const both = [
+        { key: "size", value: "2", category: "infra" },
+        { key: "size", value: "env-size", category: "env" },
+    ];
+
+    it("are created, read and diffed apart, and removing one deletes only that one", async () => {
+        const inputs = await checked(program({ vars: [region("eu-west-1"), ...both] }));
+        const created = await noCodeWorkspace.create(inputs);
+        const vars = await rawVars(server(), inputs.name as string);
+        expect(vars["infra/size"]).toMatchObject({ value: "2" });
+        expect(vars["env/size"]).toMatchObject({ value: "env-size" });
+        const read = await noCodeWorkspace.read(created.id, created.outs);
+        expect(read.props!.vars).toEqual([normal(region("eu-west-1")), ...both.map(normal)]);
+
+        // A change of the env one alone is a change; the same vars in another order are not.
+        const envChanged = await checked({ ...inputs, vars: [region("eu-west-1"), both[0], { ...both[1], value: "other" }] });
+        expect((await noCodeWorkspace.diff(created.id, created.outs, envChanged)).changes).toBe(true);
+        const reordered = await checked({ ...inputs, vars: [both[1], region("eu-west-1"), both[0]] });
+        expect((await noCodeWorkspace.diff(created.id, created.outs, reordered)).changes).toBe(false);
+
+        // Removing the env one deletes it, and only it.
+        const withoutEnv = await checked({ ...inputs, vars: [region("eu-west-1"), both[0]] });
+        const updated = await noCodeWorkspace.update(created.id, created.outs, withoutEnv);
+        const after = await rawVars(server(), inputs.name as string);
+        expect(Object.keys(after).sort()).toEqual(["infra/region", "infra/size"]);
+        expect(after["infra/size"]).toMatchObject({ value: "2" });
+        expect(updated.outs!.vars).toEqual([normal(region("eu-west-1")), normal(both[0])]);
+    });
+});

@@ -197,6 +197,23 @@ describe("create, read, update, delete", () => {
         expect(await workspace.read(created.id, created.outs)).toEqual({});
     });
 
+    it("a description removed from the program is cleared on the service, and the next diff finds nothing", async () => {
+        const name = uniqueName("undescribed");
+        const inputs = await checked({ organization: "acme", name, projectId: ids.Apps, description: "to be removed" });
+        const created = await workspace.create(inputs);
+        const { description: _removed, ...withoutDescription } = inputs;
+        const news = await checked(withoutDescription);
+        expect((await workspace.diff(created.id, created.outs, news)).changes).toBe(true);
+        const updated = await workspace.update(created.id, created.outs, news);
+        const raw = await rawWorkspace(server(), created.id);
+        expect(raw.attributes.description ?? "").toBe("");
+        expect(updated.outs).not.toHaveProperty("description");
+        // The next `up` of the same program does nothing, and a refresh finds nothing to report.
+        expect((await workspace.diff(created.id, updated.outs!, news)).changes).toBe(false);
+        const read = await workspace.read(created.id, updated.outs);
+        expect(read.props).toEqual(updated.outs);
+    });
+
     it("moves the workspace to another project with the move endpoint: same id, its variables kept, no PATCH", async () => {
         const name = uniqueName("move");
         const inputs = await checked({ organization: "acme", name, projectId: ids.Apps, description: "stays" });
