@@ -415,6 +415,24 @@ describe("with --rate-limit, failed authentication is limited per client address
         ["no token", "127.0.0.3", () => undefined],
         ["a malformed Authorization header", "127.0.0.4", () => "Basic dXNlcjpwYXNz"],
     ];
+    test("--rate-limit 5 allows exactly 5 failed authentications a second: the sixth in the same second is refused", async () => {
+        // Sent at the start of a second so that all six fall in one window; tried again on a fresh address if
+        // the machine was too slow for that.
+        for (let attempt = 0; attempt < 5; attempt += 1) {
+            const address = `127.0.0.${20 + attempt}`;
+            await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+            const second = Math.floor(Date.now() / 1000);
+            const statuses: number[] = [];
+            for (let index = 0; index < 6; index += 1) {
+                statuses.push((await sendBytes(limited, "GET", "/organizations/acme/projects", { authorization: guess(), localAddress: address })).status);
+            }
+            if (Math.floor(Date.now() / 1000) !== second) continue;
+            expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+            return;
+        }
+        throw new Error("no attempt sent six requests within one second");
+    });
+
     test.each(failures)("%s: the first 5 answer 401, then 429 with the hosted body and X-RateLimit headers", async (_label, address, authorization) => {
         const responses = await failUntilLimited(address, authorization);
         // A window of one second holds 5 failures: the sixth of a window is the first that can be refused.

@@ -49,6 +49,23 @@ test("over the limit: 429 with the hosted service's body, X-RateLimit-Limit and 
     expect(reset).toBeLessThanOrEqual(1);
 });
 
+test("--rate-limit 2 answers exactly 2 requests of a token a second: the third in the same second is refused", async () => {
+    // Sent at the start of a second so that all three fall in one window; tried again (a second later, a new
+    // window) if the machine was too slow for that.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+        const second = Math.floor(Date.now() / 1000);
+        const statuses: number[] = [];
+        for (let index = 0; index < 3; index += 1) {
+            statuses.push((await clientFor(server, TOKENS.appsMaintain).get("/organizations/acme/projects")).status);
+        }
+        if (Math.floor(Date.now() / 1000) !== second) continue;
+        expect(statuses).toEqual([200, 200, 429]);
+        return;
+    }
+    throw new Error("no attempt sent three requests within one second");
+});
+
 test("the limit is per token: another token is answered right after the first was refused", async () => {
     const first = await untilLimited(TOKENS.appsRead);
     expectStatus(first[first.length - 1], 429);
