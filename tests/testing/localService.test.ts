@@ -9,12 +9,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../support/packedPackage";
 import { rawRequest } from "../support/server";
-import { loadPackedKit, type TestingModule } from "./helpers";
+import { loadPackedKit, type SdkModule, type TestingModule } from "./helpers";
 
 let testing: TestingModule;
+let sdk: SdkModule;
 
 beforeAll(async () => {
-    ({ testing } = await loadPackedKit());
+    ({ testing, sdk } = await loadPackedKit());
 }, 240_000);
 
 /** `GET /api/v2<pathname>` with `token`. */
@@ -233,6 +234,36 @@ describe("with a seed", () => {
         } finally {
             await Promise.all([first.stop(), second.stop()]);
         }
+    });
+});
+
+describe("planStepMs", () => {
+    /** The status of an upgrade `waitMs` after it was started, on a service started with `planStepMs`. */
+    async function statusAfter(planStepMs: number, waitMs: number): Promise<string> {
+        const service = await testing.startLocalService({ planStepMs });
+        try {
+            const { WosClient } = sdk;
+            const client = new WosClient({ address: service.address, token: service.tokens.platform });
+            const module = await client.noCodeModules.create("acme", { registryModuleId: "mod-0000000000000001", enabled: true });
+            const apps = (await client.projects.list("acme", { names: ["Apps"] })).items[0]!;
+            const workspace = await client.noCodeModules.createWorkspace(module.id, {
+                name: "paced",
+                projectId: apps.id,
+                vars: [{ key: "region", value: "eu-west-1", category: "infra" }],
+            });
+            const upgrade = await client.noCodeModules.initiateUpgrade(module.id, workspace.id, {
+                vars: [{ key: "region", value: "us-east-1", category: "infra" }],
+            });
+            await new Promise((resolve) => setTimeout(resolve, waitMs));
+            return (await client.noCodeModules.readUpgrade(module.id, workspace.id, upgrade.id)).status;
+        } finally {
+            await service.stop();
+        }
+    }
+
+    test("sets the pace of upgrade plans: a minute a step stays pending, 20 ms a step has planned within a second", async () => {
+        expect(await statusAfter(60_000, 1_000)).toBe("pending");
+        expect(await statusAfter(20, 1_000)).toBe("planned");
     });
 });
 

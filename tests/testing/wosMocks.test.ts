@@ -272,6 +272,26 @@ describe("newResource with the program's serialized providers", () => {
         expect(await projectNames()).toEqual(before);
     });
 
+    test("a preview (setMocks(..., preview = true)) with every input known: checked, nothing created, no id", async () => {
+        const before = await projectNames();
+        const monitor = { newResource: (args: MockResourceArgs) => mocks.newResource(args), call: (args: never) => mocks.call(args) };
+        await pulumi.runtime.setMocks(monitor as never, "wos-kit-test", "test", true);
+        try {
+            const answer = await mocks.newResource(projectArgs("dry-run", { name: "Dry Run" }));
+            expect(answer.id).toBeUndefined();
+            expect(answer.state).toMatchObject({ name: "Dry Run" });
+            expect(mocks.resources).toEqual([]);
+            expect(await projectNames()).toEqual(before);
+            await expect(mocks.newResource(projectArgs("dry-run-broken", { name: "x!" }))).rejects.toThrow(/name must be at least 3/);
+        } finally {
+            await pulumi.runtime.setMocks(monitor as never, "wos-kit-test", "test", false);
+        }
+        // Not previewing any more: the same resource is created.
+        const created = await mocks.newResource(projectArgs("dry-run-then-up", { name: "Dry Run" }));
+        expect(created.id).toMatch(/^prj-/);
+        expect(await projectNames()).toContain("Dry Run");
+    });
+
     test("a preview (an input not known yet): checked, nothing created, no id", async () => {
         const before = await projectNames();
         const answer = await mocks.newResource(projectArgs("preview", { name: "Previewed", description: UNKNOWN }));
