@@ -12,6 +12,8 @@
  * - `sdk`: an SDK create beside the same requests over plain keep-alive HTTP (`bench/sdk.ts`);
  * - `provider`: projects through the real provider host beside the thinnest provider and a raw replay
  *   (`bench/provider.ts`);
+ * - `cli`: the real `pulumi up` and `destroy` of 200 projects beside the same program on the thinnest
+ *   provider (`bench/cli.ts`; the CLI that `tests/cli/setup.sh` builds);
  * - `requests`: requests per provider operation, as a table (`bench/requests.ts`);
  * - `basic`: the figures of earlier issues (`bench/basic.ts`).
  *
@@ -21,7 +23,7 @@
  * 20 samples), `BENCH_CONNECTIONS` (8), `BENCH_LOAD_MS` (3000 of each side), `BENCH_LOAD_WINDOWS` (6), `BENCH_SDK_CREATES`
  * (1000, half by each client), `BENCH_SDK_WARMUP` (5000 of each, not counted), `BENCH_PROVIDER_RESOURCES` (1000 of each kind), `BENCH_PROVIDER_BLOCK` (100), `BENCH_PROVIDER_IN_FLIGHT` (10),
  * `BENCH_STATEMENT_SIZE` (10000), `BENCH_STATEMENT_SAMPLES` (3000), `BENCH_PROJECTS` (1000), `BENCH_VARIABLES`
- * (500), `BENCH_UPGRADES` (5). A quick run:
+ * (500), `BENCH_UPGRADES` (5), `BENCH_CLI_PROJECTS` (200), `BENCH_CLI_ROUNDS` (2). A quick run:
  * `BENCH_SCALES=1000,10000 BENCH_PROVIDER_RESOURCES=100 BENCH_LIST_SAMPLES=50 npm run bench`.
  *
  * Every service runs as its own process through the real CLI (`dist/server/main.js`) on a file database,
@@ -31,6 +33,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { benchBasic } from "./basic";
+import { benchCli } from "./cli";
 import { benchProvider } from "./provider";
 import { benchRequests } from "./requests";
 import { benchScale } from "./scale";
@@ -38,7 +41,7 @@ import { benchSdk } from "./sdk";
 import { benchSearchStatement } from "./searchStatement";
 import { envList, startServerProcess, writeSeed, type ServerProcess } from "./support";
 
-const AREAS = ["list", "throughput", "statement", "sdk", "provider", "requests", "basic"] as const;
+const AREAS = ["list", "throughput", "statement", "sdk", "provider", "cli", "requests", "basic"] as const;
 type Area = (typeof AREAS)[number];
 
 /** Runs `work` against a service of its own on a fresh file database (seeded), then stops it. */
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
     if (picked("statement")) await benchSearchStatement();
     if (picked("sdk")) await withFreshServer([], benchSdk);
     if (picked("provider")) await withFreshServer([], benchProvider);
+    if (picked("cli")) await withFreshServer([], benchCli);
     // Short plan steps: the table counts an upgrade's requests, not its wait.
     if (picked("requests")) await withFreshServer(["--plan-step-ms", "20"], benchRequests);
     if (picked("basic")) await withFreshServer([], benchBasic);
