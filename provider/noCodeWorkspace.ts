@@ -105,8 +105,12 @@ export const noCodeWorkspaceProvider: pulumi.dynamic.ResourceProvider = {
     delete: (id, props) => require("pulumi-wos/dist/provider/handlers/noCodeWorkspace").delete(id, props),
 };
 
-/** Whether a value is known while the program runs and a plain object (not an `Output`, a promise or a list). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/**
+ * Whether a value is known while the program runs and a plain object (not an `Output`, a promise or a list).
+ *
+ * @internal shared with the `NoCodeProject` component, which merges var lists.
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
     return (
         typeof value === "object" &&
         value !== null &&

@@ -13,7 +13,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { NoCodeModule, type NoCodeModuleVariableOptionsArgs } from "../noCodeModule";
-import { NoCodeWorkspace, type NoCodeWorkspaceVarArgs } from "../noCodeWorkspace";
+import { isPlainObject, NoCodeWorkspace, type NoCodeWorkspaceVarArgs } from "../noCodeWorkspace";
 import { Project } from "../project";
 
 /** The component's type token: part of the URN of the component and of each of its children. Never rename it. */
@@ -138,17 +138,6 @@ export interface NoCodeProjectArgs extends NoCodeProjectWorkspaceSettings {
      * is part of each child's resource name, so renaming a key makes a new workspace and deletes the old one.
      */
     workspaces: Record<string, NoCodeProjectWorkspaceArgs>;
-}
-
-/** Whether a value is known while the program runs and a plain object (not an `Output`, a promise or a list). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-    return (
-        typeof value === "object" &&
-        value !== null &&
-        !Array.isArray(value) &&
-        !pulumi.Output.isInstance(value) &&
-        !(value instanceof Promise)
-    );
 }
 
 /**
