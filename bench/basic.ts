@@ -117,8 +117,7 @@ export async function benchBasic(server: ServerProcess): Promise<void> {
 
     started = performance.now();
     for (let index = 0; index < variables; index++) {
-        await client.variables.create({
-            workspaceId: WORKSPACE_ID,
+        await client.variables.create(WORKSPACE_ID, {
             key: `VAR_${index}`,
             value: "x".repeat(64),
             category: index % 2 === 0 ? "env" : "infra",

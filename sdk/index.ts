@@ -48,10 +48,8 @@ export {
     Variables,
     variableCreateOptionsSchema,
     variableUpdateOptionsSchema,
-    variableListOptionsSchema,
     type VariableCreateOptions,
     type VariableUpdateOptions,
-    type VariableListOptions,
 } from "./variables";
 export {
     Workspaces,

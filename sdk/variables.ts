@@ -1,5 +1,5 @@
 /**
- * Workspace variables through the deprecated standalone interface (`api.md`, Variables): `/vars`.
+ * Workspace variables through the deprecated standalone interface of the API (Variables): `/vars`.
  *
  * @module
  */
@@ -20,12 +20,10 @@ import type { Workspaces } from "./workspaces";
 
 /**
  * What {@link Variables.create} takes: the rules of `sdk/model`, checked before the request. The size of a
- * value is left to the service: 256 KiB is the local service's own choice, not a rule of `api.md`.
+ * value is left to the service: 256 KiB is the local service's own choice, not a rule of the API.
  */
 export function variableCreateOptionsSchema() {
     return z.object({
-        /** The owning workspace (`ws-...`). */
-        workspaceId: z.string({ error: "must be a workspace id" }).refine((id) => id.trim() !== "", { error: "must be a workspace id" }),
         /** 1 to 128 characters; unique per workspace and category. */
         key: variableKeyRule(),
         /** Default `""`. Write-only when {@link VariableCreateOptions.sensitive}. */
@@ -73,27 +71,9 @@ export function variableUpdateOptionsSchema() {
  */
 export type VariableUpdateOptions = z.input<ReturnType<typeof variableUpdateOptionsSchema>>;
 
-/** What {@link Variables.list} takes: both or neither (the service answers 422 to one alone). */
-export function variableListOptionsSchema() {
-    return z.object({
-        /** The workspace's name (`api.md` lists variables by workspace name). */
-        workspaceName: z.string({ error: "must be a workspace name" }).min(1, { error: "must be a workspace name" }),
-        /** The organization's name. */
-        organization: z.string({ error: "must be an organization name" }).min(1, { error: "must be an organization name" }),
-    });
-}
-
-/**
- * Options of {@link Variables.list}, inferred from {@link variableListOptionsSchema}.
- *
- * @interface
- */
-export type VariableListOptions = z.input<ReturnType<typeof variableListOptionsSchema>>;
-
 // Built once: the module is loaded once per process and a schema is immutable (see `sdk/projects.ts`).
 const CREATE_OPTIONS = variableCreateOptionsSchema();
 const UPDATE_OPTIONS = variableUpdateOptionsSchema();
-const LIST_OPTIONS = variableListOptionsSchema();
 const VARIABLE_DOCUMENT = singleDocumentSchema(variableSchema());
 const VARIABLE_LIST = listDocumentSchema(variableSchema());
 
@@ -107,17 +87,35 @@ const VARIABLE_ATTRIBUTES = {
     sensitive: "sensitive",
 } as const;
 
-/** How many workspaces' names one client keeps for {@link Variables.listByWorkspaceId}; the oldest go first. */
+/** How many workspaces' names one client keeps for {@link Variables.list}; the oldest go first. */
 const KEPT_WORKSPACE_NAMES = 1000;
 
 /** Where the variables of a workspace are listed from: its name and organization. */
-type WorkspaceName = z.output<typeof LIST_OPTIONS>;
+interface WorkspaceName {
+    organization: string;
+    workspaceName: string;
+}
 
-/** The `/vars` endpoints. Reach it as {@link WosClient.variables}. */
+/**
+ * The `/vars` endpoints. Reach it as {@link WosClient.variables}.
+ *
+ * Like every resource of the client, a method takes the ids that locate its object first, from the owner
+ * down (a variable's owner is its workspace), then one options object. The standalone interface addresses a
+ * variable by its id alone on the wire, so {@link Variables.update} and {@link Variables.delete} send only
+ * the variable id; the workspace id is still required, so that the same two ids reach every method.
+ *
+ * - `create(workspaceId, options)`: creates a variable in a workspace.
+ * - `list(workspaceId)`: the variables of one workspace.
+ * - `listByWorkspaceName(organization, workspaceName)`: the same, by the workspace's name.
+ * - `listEveryReadable()`: the variables of every workspace the caller may read.
+ * - `read(workspaceId, variableId)`: one variable.
+ * - `update(workspaceId, variableId, options)`: changes a variable.
+ * - `delete(workspaceId, variableId)`: deletes a variable.
+ */
 export class Variables {
     readonly #transport: Transport;
     readonly #workspaces: Workspaces;
-    /** Name and organization of workspaces by id, as last read (see {@link Variables.listByWorkspaceId}). */
+    /** Name and organization of workspaces by id, as last read (see {@link Variables.list}). */
     readonly #workspaceNames = new Map<string, WorkspaceName>();
 
     /** @internal Built by {@link WosClient}. */
@@ -127,7 +125,8 @@ export class Variables {
     }
 
     /** Creates a variable in a workspace: `POST /vars`. */
-    async create(options: VariableCreateOptions): Promise<Variable> {
+    async create(workspaceId: string, options: VariableCreateOptions): Promise<Variable> {
+        requireId(workspaceId, "workspaceId", "POST", "/vars");
         const valid = this.#transport.validate(CREATE_OPTIONS, options, "POST", "/vars");
         const document = await this.#transport.request({
             method: "POST",
@@ -136,7 +135,7 @@ export class Variables {
                 data: {
                     type: "vars",
                     attributes: wireAttributes(valid, VARIABLE_ATTRIBUTES),
-                    relationships: { workspace: { data: { type: "workspaces", id: valid.workspaceId } } },
+                    relationships: { workspace: { data: { type: "workspaces", id: workspaceId } } },
                 },
             },
             schema: VARIABLE_DOCUMENT,
@@ -145,39 +144,21 @@ export class Variables {
     }
 
     /**
-     * Lists the variables of one workspace (by name and organization), or with no options those of every
-     * workspace whose variables the caller may read: `GET /vars`.
+     * Lists the variables of one workspace by its id. The standalone interface lists variables by the
+     * workspace's name only (`GET /vars?filter[...]`), so the name is read (`GET /workspaces/:workspace_id`)
+     * and kept by this client. A later call lists by the kept name at once, and takes the answer only when it
+     * proves that the name still belongs to the workspace: it holds variables, and each names this workspace.
+     * Any other answer (empty, refused, another workspace's) proves nothing, since the workspace may have been
+     * renamed: the workspace is read again, and its variables listed by its current name unless the empty
+     * answer was for that name. One request for a workspace this client knows that has variables, two
+     * otherwise. Throws {@link WosNotFoundError} when the workspace is gone.
      */
-    async list(options?: VariableListOptions): Promise<Variable[]> {
-        const valid = options === undefined ? undefined : this.#transport.validate(LIST_OPTIONS, options, "GET", "/vars");
-        const document = await this.#transport.request({
-            method: "GET",
-            path: "/vars",
-            query: valid && {
-                "filter[workspace][name]": valid.workspaceName,
-                "filter[organization][name]": valid.organization,
-            },
-            schema: VARIABLE_LIST,
-        });
-        return document.data;
-    }
-
-    /**
-     * Lists the variables of one workspace by its id. `api.md` lists variables by the workspace's name only
-     * (`GET /vars?filter[...]`), so the name is read (`GET /workspaces/:workspace_id`) and kept by this
-     * client. A later call lists by the kept name at once, and takes the answer only when it proves that the
-     * name still belongs to the workspace: it holds variables, and each names this workspace. Any other
-     * answer (empty, refused, another workspace's) proves nothing, since the workspace may have been renamed:
-     * the workspace is read again, and its variables listed by its current name unless the empty answer was
-     * for that name. One request for a workspace this client knows that has variables, two otherwise.
-     * Throws {@link WosNotFoundError} when the workspace is gone.
-     */
-    async listByWorkspaceId(workspaceId: string): Promise<Variable[]> {
+    async list(workspaceId: string): Promise<Variable[]> {
         requireId(workspaceId, "workspaceId", "GET", "/vars");
         const kept = this.#workspaceNames.get(workspaceId);
         let listed: Variable[] | undefined;
         if (kept) {
-            listed = await this.list(kept).catch((error: unknown) => {
+            listed = await this.#listByName(kept).catch((error: unknown) => {
                 // The kept name may be no workspace's now: the workspace is read again below.
                 if (WosNotFoundError.isInstance(error)) return undefined;
                 throw error;
@@ -191,7 +172,36 @@ export class Variables {
         this.#keepName(workspaceId, current);
         const sameName = kept !== undefined && kept.workspaceName === current.workspaceName && kept.organization === current.organization;
         if (sameName && listed !== undefined && listed.length === 0) return listed;
-        return this.list(current);
+        return this.#listByName(current);
+    }
+
+    /**
+     * Lists the variables of one workspace by its name and organization, in one request:
+     * `GET /vars?filter[workspace][name]=...&filter[organization][name]=...`.
+     */
+    async listByWorkspaceName(organization: string, workspaceName: string): Promise<Variable[]> {
+        requireId(organization, "organization", "GET", "/vars");
+        requireId(workspaceName, "workspaceName", "GET", "/vars");
+        return this.#listByName({ organization, workspaceName });
+    }
+
+    /** Lists the variables of every workspace whose variables the caller may read: `GET /vars`. */
+    async listEveryReadable(): Promise<Variable[]> {
+        const document = await this.#transport.request({ method: "GET", path: "/vars", schema: VARIABLE_LIST });
+        return document.data;
+    }
+
+    async #listByName(name: WorkspaceName): Promise<Variable[]> {
+        const document = await this.#transport.request({
+            method: "GET",
+            path: "/vars",
+            query: {
+                "filter[workspace][name]": name.workspaceName,
+                "filter[organization][name]": name.organization,
+            },
+            schema: VARIABLE_LIST,
+        });
+        return document.data;
     }
 
     /** Keeps a workspace's name, as the newest entry; the oldest goes when there are too many. */
@@ -204,15 +214,15 @@ export class Variables {
     }
 
     /**
-     * Reads one variable. `api.md` has no `GET /vars/:id`, so this lists the workspace's variables
-     * ({@link Variables.listByWorkspaceId}: one request when this client has seen the workspace and it has
+     * Reads one variable. The standalone interface has no `GET /vars/:id`, so this lists the workspace's
+     * variables ({@link Variables.list}: one request when this client has seen the workspace and it has
      * variables, else two) and picks the id. Throws {@link WosNotFoundError} when the variable is not (or no
      * longer) in that workspace, or the workspace is gone.
      */
     async read(workspaceId: string, variableId: string): Promise<Variable> {
         requireId(workspaceId, "workspaceId", "GET", "/vars");
         requireId(variableId, "variableId", "GET", "/vars");
-        const variables = await this.listByWorkspaceId(workspaceId);
+        const variables = await this.list(workspaceId);
         const variable = variables.find((candidate) => candidate.id === variableId);
         if (!variable) {
             const workspaceName = this.#workspaceNames.get(workspaceId)?.workspaceName ?? "";
@@ -232,8 +242,9 @@ export class Variables {
         return variable;
     }
 
-    /** Updates a variable: `PATCH /vars/:variable_id`. */
-    async update(variableId: string, options: VariableUpdateOptions): Promise<Variable> {
+    /** Updates a variable of a workspace: `PATCH /vars/:variable_id` (the wire takes the variable id alone). */
+    async update(workspaceId: string, variableId: string, options: VariableUpdateOptions): Promise<Variable> {
+        requireId(workspaceId, "workspaceId", "PATCH", "/vars/:variable_id");
         requireId(variableId, "variableId", "PATCH", "/vars/:variable_id");
         const valid = this.#transport.validate(UPDATE_OPTIONS, options, "PATCH", "/vars/:variable_id");
         const document = await this.#transport.request({
@@ -245,8 +256,9 @@ export class Variables {
         return document.data;
     }
 
-    /** Deletes a variable: `DELETE /vars/:variable_id`. */
-    async delete(variableId: string): Promise<void> {
+    /** Deletes a variable of a workspace: `DELETE /vars/:variable_id` (the wire takes the variable id alone). */
+    async delete(workspaceId: string, variableId: string): Promise<void> {
+        requireId(workspaceId, "workspaceId", "DELETE", "/vars/:variable_id");
         requireId(variableId, "variableId", "DELETE", "/vars/:variable_id");
         await this.#transport.request({
             method: "DELETE",

@@ -63,7 +63,7 @@ test("the project exists on the service, with the description, duration and tags
 });
 
 test("the variables exist on the workspace, the sensitive one without its value", async () => {
-    const variables = await client.variables.listByWorkspaceId(WORKSPACE_ID);
+    const variables = await client.variables.list(WORKSPACE_ID);
     const byKey = Object.fromEntries(variables.map((variable) => [variable.key, variable]));
     expect(byKey.LOG_LEVEL).toMatchObject({ value: "debug", category: "env", sensitive: false, hcl: false });
     expect(byKey.PAYMENTS_API_KEY).toMatchObject({ value: null, category: "env", sensitive: true });

@@ -124,7 +124,7 @@ export const MISSING_TOKEN_MESSAGE =
 
 /**
  * The client of the current address and token, kept between operations: what a client learns (the names of
- * the workspaces whose variables it lists, see `Variables.listByWorkspaceId`) then serves every operation of
+ * the workspaces whose variables it lists, see `Variables.list`) then serves every operation of
  * the process, a client is not built (axios instance, retry hooks) for each one, and its requests share the
  * keep-alive connections of Node's agent. Only the latest pair is kept, since every resource kind of the
  * process uses the latest configured one; another address or token gets a new client.

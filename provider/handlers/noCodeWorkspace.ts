@@ -499,7 +499,7 @@ async function readWholeVars(id: string, props?: PropertyBag): Promise<dynamic.R
     const client = clientFromCredentials();
     const found = await unlessGone(describe(state, id), "read", async () => {
         const workspace = await client.workspaces.read(id);
-        const variables = await client.variables.list({ workspaceName: workspace.name, organization: workspace.organization });
+        const variables = await client.variables.listByWorkspaceName(workspace.organization, workspace.name);
         const noCodeModuleId = state.noCodeModuleId ?? (await moduleIdOf(client, workspace).catch(() => undefined));
         let moduleVersion = state.moduleVersion;
         if (!workspace.noCodeUpgradeAvailable && noCodeModuleId) {
@@ -685,10 +685,10 @@ async function runUpgrade(
  * gone counts as deleted. `onDeleted` is told after each, so a failure midway reports what is left.
  */
 async function deleteVars(client: WosClient, workspace: Workspace, removed: readonly NoCodeWorkspaceVarOutput[], onDeleted: (item: NoCodeWorkspaceVarOutput) => void): Promise<void> {
-    const variables = await client.variables.list({ workspaceName: workspace.name, organization: workspace.organization });
+    const variables = await client.variables.listByWorkspaceName(workspace.organization, workspace.name);
     for (const item of removed) {
         const variable = variables.find((candidate) => varIdentity(candidate) === varIdentity(item));
-        if (variable) await client.variables.delete(variable.id);
+        if (variable) await client.variables.delete(workspace.id, variable.id);
         onDeleted(item);
     }
 }

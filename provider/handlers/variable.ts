@@ -163,10 +163,10 @@ function outputsFrom(variable: Variable, writtenValue: string, workspaceId: stri
 
 /**
  * The variable of the workspace with this key and category, if any: one request when the client already
- * knows the workspace's name and the workspace has variables, else two (see `listByWorkspaceId`).
+ * knows the workspace's name and the workspace has variables, else two (see `Variables.list`).
  */
 async function findByKey(client: WosClient, inputs: VariableInputs): Promise<Variable | undefined> {
-    const variables = await client.variables.listByWorkspaceId(inputs.workspaceId);
+    const variables = await client.variables.list(inputs.workspaceId);
     return variables.find((variable) => variable.key === inputs.key && variable.category === inputs.category);
 }
 
@@ -183,8 +183,7 @@ export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
         noun: "variable",
         inputs: news,
         create: () =>
-            client.variables.create({
-                workspaceId: inputs.workspaceId,
+            client.variables.create(inputs.workspaceId, {
                 key: inputs.key,
                 value,
                 // Left out of the request when undefined (the SDK sends only the options given).
@@ -197,7 +196,7 @@ export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
         // A sensitive variable where the program asked for a plain one was not made by this create.
         couldBeMadeByThisCreate: (found) => !found.sensitive || inputs.sensitive === true,
         finish: (found) =>
-            client.variables.update(found.id, {
+            client.variables.update(inputs.workspaceId, found.id, {
                 value,
                 description: inputs.description ?? null,
                 hcl: inputs.hcl ?? false,
@@ -220,7 +219,7 @@ export async function read(id: string, props?: PropertyBag): Promise<dynamic.Rea
     const variable = await unlessGone(describe(state, id), "read", async () =>
         typeof state.workspaceId === "string" && state.workspaceId !== ""
             ? await client.variables.read(state.workspaceId, id)
-            : (await client.variables.list()).find((candidate) => candidate.id === id),
+            : (await client.variables.listEveryReadable()).find((candidate) => candidate.id === id),
     );
     if (!variable) return {};
     const writtenValue = typeof state.value === "string" ? state.value : "";
@@ -242,7 +241,7 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
         const variable =
             changed.size === 0
                 ? await client.variables.read(inputs.workspaceId, id)
-                : await client.variables.update(id, {
+                : await client.variables.update(inputs.workspaceId, id, {
                       ...(changed.has("key") ? { key: inputs.key } : {}),
                       ...(changed.has("value") ? { value } : {}),
                       ...(changed.has("description") ? { description: inputs.description ?? null } : {}),
@@ -258,8 +257,10 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
 
 /** Deletes the variable; one already gone counts as deleted. */
 export async function delete_(id: string, props?: PropertyBag): Promise<void> {
+    const state = (props ?? {}) as Partial<VariableInputs>;
     const client = clientFromCredentials();
-    await unlessGone(describe(props as Partial<VariableInputs>, id), "delete", () => client.variables.delete(id));
+    // Every state of a variable holds its workspace id: it is a required input, and an output.
+    await unlessGone(describe(state, id), "delete", () => client.variables.delete(state.workspaceId as string, id));
 }
 
 export { delete_ as delete };

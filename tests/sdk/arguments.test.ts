@@ -139,7 +139,7 @@ describe("projects", () => {
 
 describe("variables and workspaces", () => {
     const probeVariable = () =>
-        client.variables.create({ workspaceId: WORKSPACES.staging, key: `probe_${Math.random().toString(36).slice(2, 10)}`, category: "env" });
+        client.variables.create(WORKSPACES.staging, { key: `probe_${Math.random().toString(36).slice(2, 10)}`, category: "env" });
 
     it.each([
         ["a category other than infra or env", { key: "k", category: "terraform" }, "options.category: must be 'infra' or 'env'"],
@@ -150,7 +150,7 @@ describe("variables and workspaces", () => {
         const error = await refusedBeforeSending(
             "POST",
             "^/api/v2/vars$",
-            () => client.variables.create({ workspaceId: WORKSPACES.staging, ...(options as { key: string; category: "env" }) }),
+            () => client.variables.create(WORKSPACES.staging, { ...(options as { key: string; category: "env" }) }),
             probeVariable,
         );
         expect(error.message).toContain(message);
@@ -158,7 +158,7 @@ describe("variables and workspaces", () => {
 
     it("variables.create leaves a value's size to the service (256 KiB is only the local service's limit)", async () => {
         const error = (await client.variables
-            .create({ workspaceId: WORKSPACES.staging, key: "big", category: "env", value: "x".repeat(256 * 1024 + 1) })
+            .create(WORKSPACES.staging, { key: "big", category: "env", value: "x".repeat(256 * 1024 + 1) })
             .catch((failure: unknown) => failure)) as WosError;
         expect(error.kind).toBe("validation");
         expect(error.status).toBe(422);

@@ -69,6 +69,6 @@ export async function moduleWithWorkspace(client: WosClient): Promise<ModuleWith
 
 /** The value of an infra var of a workspace, read through `/vars`. */
 export async function infraValue(client: WosClient, workspace: Workspace, key: string): Promise<string | undefined> {
-    const vars = await client.variables.list({ workspaceName: workspace.name, organization: workspace.organization || "acme" });
+    const vars = await client.variables.listByWorkspaceName(workspace.organization || "acme", workspace.name);
     return vars.find((variable) => variable.key === key && variable.category === "infra")?.value ?? undefined;
 }

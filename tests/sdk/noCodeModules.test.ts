@@ -216,7 +216,7 @@ describe("createWorkspace", () => {
         expect(workspace.noCodeModuleVersionId).toMatch(/^nocodever-/);
 
         expect(await owners.workspaces.readByName("acme", name)).toEqual(workspace);
-        const vars = await owners.variables.list({ workspaceName: name, organization: "acme" });
+        const vars = await owners.variables.listByWorkspaceName("acme", name);
         expect(vars.map(({ key, value, category, sensitive }) => ({ key, value, category, sensitive })).sort((a, b) => (a.key < b.key ? -1 : 1))).toEqual([
             { key: "TOKEN", value: null, category: "env", sensitive: true },
             { key: "region", value: "eu-west-1", category: "infra", sensitive: false },

@@ -207,10 +207,10 @@ describe("a lost answer after the service committed", () => {
     });
 
     it("retries a PATCH /vars whose answer is lost: the variable holds the new value once", async () => {
-        const variable = await probeClient().variables.create({ workspaceId: WORKSPACES.staging, key: uniqueName("v").replace(/-/g, "_"), value: "1", category: "env" });
+        const variable = await probeClient().variables.create(WORKSPACES.staging, { key: uniqueName("v").replace(/-/g, "_"), value: "1", category: "env" });
         await server.addFault({ method: "PATCH", path: `^/api/v2/vars/${variable.id}$`, times: 1, afterCommit: true, reset: true });
         const { client, retries } = recordingClient();
-        const updated = await client.variables.update(variable.id, { value: "2" });
+        const updated = await client.variables.update(WORKSPACES.staging, variable.id, { value: "2" });
         expect(retries).toEqual([expect.objectContaining({ reason: "connection_failed", code: "ECONNRESET" })]);
         expect(updated).toMatchObject({ id: variable.id, key: variable.key, value: "2" });
         const listed = await client.variables.read(WORKSPACES.staging, variable.id);

@@ -98,11 +98,11 @@ async function exercise(round: number): Promise<void> {
     await client.workspaces.readByName("acme", legacy.name);
     await client.workspaces.listEffectiveTagBindings(legacy.id);
 
-    const variable = await client.variables.create({ workspaceId: legacy.id, key: `ONCE_${round}`, value: "a", category: "env" });
-    await client.variables.list({ workspaceName: legacy.name, organization: "acme" });
+    const variable = await client.variables.create(legacy.id, { key: `ONCE_${round}`, value: "a", category: "env" });
+    await client.variables.listByWorkspaceName("acme", legacy.name);
     await client.variables.read(legacy.id, variable.id);
-    await client.variables.update(variable.id, { value: "b", description: "changed" });
-    await client.variables.delete(variable.id);
+    await client.variables.update(legacy.id, variable.id, { value: "b", description: "changed" });
+    await client.variables.delete(legacy.id, variable.id);
 
     const registryModule = await client.registryModules.read(REGISTRY_MODULES.bucket);
     for (const existing of registryModule.noCodeModuleIds) await client.noCodeModules.delete(existing);

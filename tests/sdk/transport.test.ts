@@ -79,10 +79,7 @@ it("sends its own headers and nothing of axios' defaults, with and without a bod
 });
 
 it("percent-encodes bracketed query parameters and path segments", async () => {
-    await new WosClient({ address: `${address}/api/v2/`, token: "t" }).variables.list({
-        workspaceName: "my ws",
-        organization: "a/b",
-    });
+    await new WosClient({ address: `${address}/api/v2/`, token: "t" }).variables.listByWorkspaceName("a/b", "my ws");
     expect(seen[0].url).toBe("/api/v2/vars?filter%5Bworkspace%5D%5Bname%5D=my%20ws&filter%5Borganization%5D%5Bname%5D=a%2Fb");
     await new WosClient({ address, token: "t" }).workspaces.listEffectiveTagBindings("ws-1/../x");
     expect(seen[1].url).toBe("/api/v2/workspaces/ws-1%2F..%2Fx/effective-tag-bindings");

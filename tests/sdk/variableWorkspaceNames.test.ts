@@ -1,5 +1,5 @@
 /**
- * `variables.listByWorkspaceId` and `variables.read`: `api.md` lists variables by workspace name only, so the
+ * `variables.list` and `variables.read`: `api.md` lists variables by workspace name only, so the
  * client keeps the names of the workspaces it has read and lists by a kept name at once (one request
  * instead of two, issue 6 Scale). A kept name is only trusted when the answer proves it still belongs to the
  * workspace; these tests rename workspaces behind the client's back (over raw HTTP) and prove that it never
@@ -43,7 +43,7 @@ function recordRequests(): () => string[] {
 /** A new workspace (made from a no-code module, with its `region` var) and that var's id. */
 async function newWorkspace(client: WosClient): Promise<{ workspace: Workspace; regionVarId: string }> {
     const { workspace } = await moduleWithWorkspace(client);
-    const vars = await client.variables.list({ workspaceName: workspace.name, organization: "acme" });
+    const vars = await client.variables.listByWorkspaceName("acme", workspace.name);
     return { workspace, regionVarId: vars.find((variable) => variable.key === "region")!.id };
 }
 
@@ -85,10 +85,10 @@ it("reads a workspace's name once: later lists and reads of its variables are on
     const client = freshClient();
     const sent = recordRequests();
 
-    expect(ids(await client.variables.listByWorkspaceId(workspace.id))).toEqual([regionVarId]);
+    expect(ids(await client.variables.list(workspace.id))).toEqual([regionVarId]);
     expect(sent()).toEqual([`GET /workspaces/${workspace.id}`, "GET /vars"]);
 
-    expect(ids(await client.variables.listByWorkspaceId(workspace.id))).toEqual([regionVarId]);
+    expect(ids(await client.variables.list(workspace.id))).toEqual([regionVarId]);
     expect(sent()).toEqual(["GET /vars"]);
 
     expect((await client.variables.read(workspace.id, regionVarId)).key).toBe("region");
@@ -102,13 +102,13 @@ it("reads a workspace's name once: later lists and reads of its variables are on
 it("follows a workspace renamed behind its back, and keeps the new name", async () => {
     const client = freshClient();
     const { workspace, regionVarId } = await newWorkspace(client);
-    await client.variables.listByWorkspaceId(workspace.id);
+    await client.variables.list(workspace.id);
     const renamed = uniqueName("renamed");
     await rename(workspace.id, renamed);
     const sent = recordRequests();
 
     // The kept name is nobody's now (404): the workspace is read again and listed by its new name.
-    expect(ids(await client.variables.listByWorkspaceId(workspace.id))).toEqual([regionVarId]);
+    expect(ids(await client.variables.list(workspace.id))).toEqual([regionVarId]);
     expect(sent()).toEqual(["GET /vars", `GET /workspaces/${workspace.id}`, "GET /vars"]);
     expect((await client.variables.read(workspace.id, regionVarId)).key).toBe("region");
     expect(sent()).toEqual(["GET /vars"]);
@@ -118,13 +118,13 @@ it("never answers the variables of another workspace that took the kept name", a
     const client = freshClient();
     const mine = await newWorkspace(client);
     const other = await newWorkspace(client);
-    await client.variables.listByWorkspaceId(mine.workspace.id);
+    await client.variables.list(mine.workspace.id);
     // Mine moves away; the other takes mine's old name, with its own variables.
     await rename(mine.workspace.id, uniqueName("moved"));
     await rename(other.workspace.id, mine.workspace.name);
     const sent = recordRequests();
 
-    expect(ids(await client.variables.listByWorkspaceId(mine.workspace.id))).toEqual([mine.regionVarId]);
+    expect(ids(await client.variables.list(mine.workspace.id))).toEqual([mine.regionVarId]);
     expect(sent()).toEqual(["GET /vars", `GET /workspaces/${mine.workspace.id}`, "GET /vars"]);
     // The other's variable is listed under the old name, and still is not mine.
     const error = await client.variables.read(mine.workspace.id, other.regionVarId).catch((failure: unknown) => failure);
@@ -138,10 +138,10 @@ it("reads an empty workspace again each time (an empty answer proves no name), a
     await removeVariable(empty.regionVarId);
     const sent = recordRequests();
 
-    expect(await client.variables.listByWorkspaceId(empty.workspace.id)).toEqual([]);
+    expect(await client.variables.list(empty.workspace.id)).toEqual([]);
     expect(sent()).toEqual([`GET /workspaces/${empty.workspace.id}`, "GET /vars"]);
     // The kept name answers nothing: the workspace is read to prove the name still its own, no third request.
-    expect(await client.variables.listByWorkspaceId(empty.workspace.id)).toEqual([]);
+    expect(await client.variables.list(empty.workspace.id)).toEqual([]);
     expect(sent()).toEqual(["GET /vars", `GET /workspaces/${empty.workspace.id}`]);
 
     // Renamed away, and another empty workspace takes the old name; then the first one gains a variable.
@@ -151,7 +151,7 @@ it("reads an empty workspace again each time (an empty answer proves no name), a
     await rename(stranger.workspace.id, empty.workspace.name);
     const gained = await addVariable(empty.workspace.id, "GAINED");
     sent();
-    expect(ids(await client.variables.listByWorkspaceId(empty.workspace.id))).toEqual([gained]);
+    expect(ids(await client.variables.list(empty.workspace.id))).toEqual([gained]);
     expect(sent()).toEqual(["GET /vars", `GET /workspaces/${empty.workspace.id}`, "GET /vars"]);
 });
 
@@ -163,15 +163,15 @@ it("answers WosNotFoundError for a workspace deleted after its name was kept, an
 
     const gone = await client.variables.read(workspace.id, regionVarId).catch((failure: unknown) => failure);
     expect(WosNotFoundError.isInstance(gone)).toBe(true);
-    const listed = await client.variables.listByWorkspaceId(workspace.id).catch((failure: unknown) => failure);
+    const listed = await client.variables.list(workspace.id).catch((failure: unknown) => failure);
     expect(WosNotFoundError.isInstance(listed)).toBe(true);
-    const never = await client.variables.listByWorkspaceId("ws-doesnotexist0001").catch((failure: unknown) => failure);
+    const never = await client.variables.list("ws-doesnotexist0001").catch((failure: unknown) => failure);
     expect(WosNotFoundError.isInstance(never)).toBe(true);
 });
 
 it("refuses an empty workspace id before any request", async () => {
     const client = freshClient();
     const sent = recordRequests();
-    await expect(client.variables.listByWorkspaceId("")).rejects.toThrow(/workspaceId/);
+    await expect(client.variables.list("")).rejects.toThrow(/workspaceId/);
     expect(sent()).toEqual([]);
 });

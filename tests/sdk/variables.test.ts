@@ -19,8 +19,7 @@ afterAll(async () => {
 
 describe("Variables", () => {
     it("creates a variable and finds it in the workspace's list", async () => {
-        const created = await client.variables.create({
-            workspaceId: WORKSPACES.appsLegacy,
+        const created = await client.variables.create(WORKSPACES.appsLegacy, {
             key: "region",
             value: "eu-west-1",
             description: "where it runs",
@@ -37,19 +36,18 @@ describe("Variables", () => {
         });
         expect(created.id).toMatch(/^var-/);
 
-        const listed = await client.variables.list({ workspaceName: "legacy-app", organization: "acme" });
+        const listed = await client.variables.listByWorkspaceName("acme", "legacy-app");
         expect(listed.find((variable) => variable.id === created.id)).toEqual(created);
     });
 
     it("lists variables of every readable workspace without filters", async () => {
-        const made = await client.variables.create({ workspaceId: WORKSPACES.staging, key: "STAGE", value: "1", category: "env" });
-        const all = await client.variables.list();
+        const made = await client.variables.create(WORKSPACES.staging, { key: "STAGE", value: "1", category: "env" });
+        const all = await client.variables.listEveryReadable();
         expect(all.map((variable) => variable.id)).toContain(made.id);
     });
 
     it("reads one variable by workspace and id (there is no GET /vars/:id)", async () => {
-        const made = await client.variables.create({
-            workspaceId: WORKSPACES.appsLegacy,
+        const made = await client.variables.create(WORKSPACES.appsLegacy, {
             key: "config",
             value: '{ a = 1 }',
             category: "infra",
@@ -61,8 +59,7 @@ describe("Variables", () => {
     });
 
     it("never returns a sensitive value: create and read both answer null", async () => {
-        const made = await client.variables.create({
-            workspaceId: WORKSPACES.appsLegacy,
+        const made = await client.variables.create(WORKSPACES.appsLegacy, {
             key: "DB_PASSWORD",
             value: "s3cret-value",
             category: "env",
@@ -75,35 +72,33 @@ describe("Variables", () => {
     });
 
     it("updates value, description and hcl, leaving the rest as it was", async () => {
-        const made = await client.variables.create({
-            workspaceId: WORKSPACES.appsLegacy,
+        const made = await client.variables.create(WORKSPACES.appsLegacy, {
             key: "size",
             value: "1",
             description: "nodes",
             category: "infra",
         });
-        const updated = await client.variables.update(made.id, { value: "3", description: null, hcl: true });
+        const updated = await client.variables.update(WORKSPACES.appsLegacy, made.id, { value: "3", description: null, hcl: true });
         expect(updated).toMatchObject({ id: made.id, key: "size", value: "3", category: "infra", hcl: true });
         expect(updated.description ?? null).toBeNull();
         expect(await client.variables.read(WORKSPACES.appsLegacy, made.id)).toEqual(updated);
     });
 
     it("refuses to make a sensitive variable non-sensitive with a WosValidationError", async () => {
-        const made = await client.variables.create({
-            workspaceId: WORKSPACES.appsLegacy,
+        const made = await client.variables.create(WORKSPACES.appsLegacy, {
             key: "TOKEN_X",
             value: "x",
             category: "env",
             sensitive: true,
         });
-        const error = await client.variables.update(made.id, { sensitive: false }).catch((e: unknown) => e);
+        const error = await client.variables.update(WORKSPACES.appsLegacy, made.id, { sensitive: false }).catch((e: unknown) => e);
         expect(WosValidationError.isInstance(error)).toBe(true);
         expect((error as WosValidationError).status).toBe(422);
     });
 
     it("deletes a variable; reading it afterwards is a WosNotFoundError that names it", async () => {
-        const made = await client.variables.create({ workspaceId: WORKSPACES.appsLegacy, key: "gone", category: "env" });
-        await client.variables.delete(made.id);
+        const made = await client.variables.create(WORKSPACES.appsLegacy, { key: "gone", category: "env" });
+        await client.variables.delete(WORKSPACES.appsLegacy, made.id);
         const error = await client.variables.read(WORKSPACES.appsLegacy, made.id).catch((e: unknown) => e);
         expect(WosNotFoundError.isInstance(error)).toBe(true);
         expect((error as WosNotFoundError).message).toContain(made.id);
