@@ -39,6 +39,7 @@ export {
     type WosMocksOptions,
     type WosMockResource,
     type WosMockFailure,
+    type WosMockSkipped,
     type MocksLike,
     type MockResourceArgs,
     type MockResourceResult,

@@ -132,6 +132,16 @@ export interface WosMockFailure {
     }[];
 }
 
+/** A `wos` resource that {@link WosMocks} did not attempt, because an input came from a refused resource. */
+export interface WosMockSkipped {
+    /** The type token of the resource. */
+    type: string;
+    /** The resource's Pulumi name. */
+    name: string;
+    /** The name of the refused resource an input came from. */
+    dependsOn: string;
+}
+
 /** The error {@link WosMocks.settled} rejects with: every failed registration, in order. */
 export class WosMocksError extends Error {
     /** The failed registrations. */
@@ -145,6 +155,25 @@ export class WosMocksError extends Error {
         Object.defineProperty(this, "name", { value: "WosMocksError", enumerable: false, configurable: true });
         this.failures = failures;
     }
+}
+
+/**
+ * What every output of a refused resource whose refusal the test expected reads as, with the resource's name
+ * after it. Pulumi drops a value that is not known from a resource's inputs outside a preview, so an unknown
+ * answer would reach a dependent as a missing input and fail its check; this text reaches it instead, and
+ * marks it as depending on a refused resource.
+ */
+const REFUSED_MARK = "wos-mocks:refused:";
+
+/** The name of a refused resource whose mark one of these inputs holds, at any depth. */
+function refusedDependency(value: unknown): string | undefined {
+    if (typeof value === "string") return value.startsWith(REFUSED_MARK) ? value.slice(REFUSED_MARK.length) : undefined;
+    if (typeof value !== "object" || value === null) return undefined;
+    for (const item of Object.values(value)) {
+        const found = refusedDependency(item);
+        if (found !== undefined) return found;
+    }
+    return undefined;
 }
 
 /** The key Pulumi marks a secret value with, and its value. */
@@ -284,6 +313,11 @@ export class WosMocks implements MocksLike {
     #started = 0;
     readonly #resources: WosMockResource[] = [];
     readonly #failures: WosMockFailure[] = [];
+    /** Names of the resources the test expects refused (see {@link WosMocks.expectRefusal}). */
+    readonly #expectedRefusals = new Set<string>();
+    /** What became of each registration whose refusal was expected, by name, when it was not refused. */
+    readonly #notRefused = new Map<string, string>();
+    readonly #skipped: WosMockSkipped[] = [];
 
     /** @param options The service, the token, and the mocks of everything else. */
     constructor(options: WosMocksOptions) {
@@ -302,9 +336,56 @@ export class WosMocks implements MocksLike {
         return this.#resources;
     }
 
-    /** The `wos` registrations that failed so far. */
+    /** The `wos` registrations that failed so far, expected refusals included. */
     get failures(): readonly WosMockFailure[] {
         return this.#failures;
+    }
+
+    /**
+     * The `wos` resources not attempted because an input came from a resource whose refusal the test expected
+     * (see {@link WosMocks.expectRefusal}), as `pulumi up` attempts nothing that depends on a failed resource.
+     */
+    get skipped(): readonly WosMockSkipped[] {
+        return this.#skipped;
+    }
+
+    /**
+     * Declares that the program's `wos` resource named `name` must be refused (a broken rule, or the service
+     * saying no). Call it before the program registers that resource. Its registration then does not fail,
+     * so no rejection reaches the test, and {@link WosMocks.settled} leaves it out: its id and every output
+     * read `wos-mocks:refused:<name>`, and a `wos` resource with such a value among its inputs is not
+     * attempted (it is listed in {@link WosMocks.skipped}), as `pulumi up` attempts nothing that depends on a
+     * failed resource. Assert the refusal with {@link WosMocks.refusal}.
+     *
+     * ```ts
+     * mocks.expectRefusal("bad");
+     * new wos.Project("bad", { organization: "acme", name: "x!" });
+     * const refusal = await mocks.refusal("bad");
+     * expect(refusal.message).toContain("name must be at least 3 characters");
+     * ```
+     */
+    expectRefusal(name: string): void {
+        if (typeof name !== "string" || name === "") throw new TypeError("WosMocks.expectRefusal: give the resource's Pulumi name");
+        this.#expectedRefusals.add(name);
+    }
+
+    /**
+     * Waits until the program's registrations are done (as {@link WosMocks.settled} does), then answers how the
+     * resource named `name`, declared with {@link WosMocks.expectRefusal}, was refused: its operation, the
+     * provider's message and, for a broken rule, each property and reason. Rejects, saying what happened
+     * instead, when that resource was created, only checked (a preview, or inputs not known), or never
+     * registered.
+     */
+    async refusal(name: string): Promise<WosMockFailure> {
+        if (!this.#expectedRefusals.has(name)) {
+            throw new Error(`WosMocks.refusal: call mocks.expectRefusal(${JSON.stringify(name)}) before the program registers '${name}'`);
+        }
+        await this.#allRegistered();
+        const refused = this.#failures.find((failure) => failure.name === name);
+        if (refused) return refused;
+        const instead = this.#notRefused.get(name);
+        if (instead !== undefined) throw new Error(`WosMocks: '${name}' was expected to be refused, but ${instead}`);
+        throw new Error(`WosMocks: '${name}' was expected to be refused, but the program registered no wos resource of that name`);
     }
 
     /**
@@ -340,6 +421,14 @@ export class WosMocks implements MocksLike {
      * every failed `wos` registration. Call it after the program was loaded.
      */
     async settled(): Promise<readonly WosMockResource[]> {
+        await this.#allRegistered();
+        const unexpected = this.#failures.filter((failure) => !this.#expectedRefusals.has(failure.name));
+        if (unexpected.length > 0) throw new WosMocksError(unexpected);
+        return [...this.#resources];
+    }
+
+    /** Waits until the program's registrations are done, those made inside `apply` included. */
+    async #allRegistered(): Promise<void> {
         const runtime = pulumiRuntime();
         let seen = -1;
         // A registration may start after another finished (its inputs were that one's outputs): wait until a
@@ -350,8 +439,6 @@ export class WosMocks implements MocksLike {
             await Promise.allSettled([...this.#pending]);
             await new Promise((resolve) => setImmediate(resolve));
         }
-        if (this.#failures.length > 0) throw new WosMocksError([...this.#failures]);
-        return [...this.#resources];
     }
 
     #address(): string {
@@ -378,10 +465,24 @@ export class WosMocks implements MocksLike {
     async #register(handlerName: string, args: MockResourceArgs): Promise<MockResourceResult> {
         const handler = loadHandler(handlerName, args.type);
         const { plain, secretNames } = revealInputs(args.inputs ?? {});
-        const fail = (operation: WosMockFailure["operation"], message: string, failures: CheckFailure[] = []): never => {
+        const expected = this.#expectedRefusals.has(args.name);
+        const mark = `${REFUSED_MARK}${args.name}`;
+        const marked = (): MockResourceResult => ({ id: mark, state: Object.fromEntries(Object.keys(plain).map((key) => [key, mark])) });
+        const fail = (operation: WosMockFailure["operation"], message: string, failures: CheckFailure[] = []): MockResourceResult => {
             this.#failures.push({ type: args.type, name: args.name, operation, message, failures });
+            // A refusal the test expects must not reject: Pulumi would reject every output of the resource,
+            // each an unhandled rejection that fails the test.
+            if (expected) return marked();
             throw new Error(message);
         };
+
+        const dependsOn = refusedDependency(plain);
+        if (dependsOn !== undefined) {
+            this.#skipped.push({ type: args.type, name: args.name, dependsOn });
+            if (expected) this.#notRefused.set(args.name, `it was not attempted: an input comes from '${dependsOn}', which was refused`);
+            // Marked in turn, so that what depends on this one is not attempted either.
+            return marked();
+        }
 
         if (args.id) {
             let read: { id?: string; props?: PropertyBag };
@@ -414,6 +515,7 @@ export class WosMocks implements MocksLike {
         const inputs = checked.inputs ?? plain;
         if (containsUnknown(inputs) || pulumiRuntime()?.isDryRun?.() === true) {
             // A preview: nothing is created, and the outputs are the inputs (ids unknown), as the engine shows.
+            if (expected) this.#notRefused.set(args.name, "it passed its check and was not created (a preview, or an input not known)");
             return { id: undefined, state: protect(inputs, secretNames) };
         }
 
@@ -424,6 +526,7 @@ export class WosMocks implements MocksLike {
         } catch (error) {
             return fail("create", (error as Error).message);
         }
+        if (expected) this.#notRefused.set(args.name, `it was created (${args.type} ${created.id})`);
         return this.#answer(args, created.id, created.outs ?? {}, inputs, secretNames);
     }
 

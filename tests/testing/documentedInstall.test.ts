@@ -39,7 +39,7 @@ test("the README's install commands, typed in an empty project, give a setup who
                 timeoutMs: 600_000,
             });
         }
-        for (const file of ["index.ts", "index.test.ts", "automation.ts", "tsconfig.json", "jest.config.js"]) {
+        for (const file of ["index.ts", "index.test.ts", "refused.test.ts", "automation.ts", "tsconfig.json", "jest.config.js"]) {
             fs.copyFileSync(path.join(REPO_ROOT, "examples", "testing", file), path.join(project, file));
         }
         const installed = (name: string) => JSON.parse(fs.readFileSync(path.join(project, "node_modules", name, "package.json"), "utf8")).version as string;

@@ -2,8 +2,9 @@
  * The testing kit's example (`examples/testing/`) as a user has it: its program, its jest test and its
  * Automation API recipe type-check with its own strict `tsconfig.json` (`skipLibCheck: false`) against the
  * packed package's published typings, and its jest test runs as `npm test` would run it there: against a
- * local service started inside the test, through `WosMocks`. Then the same test with the program broken the
- * way a user might break it (a project named `x!`): the user's test fails, with the provider's message.
+ * local service started inside the test, through `WosMocks`, with its test of refusals (`expectRefusal`). Then
+ * the same test with the program broken the way a user might break it (a project named `x!`): the user's test
+ * fails, with the provider's message.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -55,8 +56,19 @@ describe("examples/testing as its user has it", () => {
             "passed: the variables exist on the workspace, the sensitive one without its value",
             "passed: the sensitive variable's value stays a secret in the program",
             "passed: the lookup finds the seeded project Apps",
+            "passed: a project named 'x!' is refused by its rules, naming the property, and nothing is written",
+            "passed: a project whose name is taken is refused by the service, and what depends on it is not created",
         ]);
+        // The refusals the test expected print nothing: no registration failed in Pulumi's hands.
+        expect(result.output).not.toContain("failed to register new resource");
     }, 200_000);
+});
+
+test("the README's test of a refusal is the example's, word for word", () => {
+    const readme = fs.readFileSync(path.join(EXAMPLE_DIR, "..", "..", "README.md"), "utf8");
+    const shown = /examples\/testing\/refused\.test\.ts\):\n\n```ts\n([\s\S]*?)```/.exec(readme);
+    expect(shown).not.toBeNull();
+    expect(fs.readFileSync(path.join(EXAMPLE_DIR, "refused.test.ts"), "utf8")).toContain(shown![1]);
 });
 
 describe("examples/testing with a broken rule in its program", () => {

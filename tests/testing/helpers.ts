@@ -44,7 +44,7 @@ export async function loadPackedKit(): Promise<PackedKit> {
 export const EXAMPLE_DIR = path.join(REPO_ROOT, "examples", "testing");
 
 /** The example's files, all copied as they are. */
-export const EXAMPLE_FILES = ["index.ts", "index.test.ts", "automation.ts", "tsconfig.json", "jest.config.js", "package.json", "Pulumi.yaml"];
+export const EXAMPLE_FILES = ["index.ts", "index.test.ts", "refused.test.ts", "automation.ts", "tsconfig.json", "jest.config.js", "package.json", "Pulumi.yaml"];
 
 /**
  * The example's development dependencies (its `package.json`), linked from the repository's `node_modules`;

@@ -272,6 +272,85 @@ describe("newResource with the program's serialized providers", () => {
         expect(await projectNames()).toEqual(before);
     });
 
+    describe("expectRefusal and refusal", () => {
+        const MARK = "wos-mocks:refused:";
+
+        test("an expected refusal by a rule: the registration resolves with every output marked, refusal() answers it, settled() does not reject", async () => {
+            const before = await projectNames();
+            mocks.expectRefusal("bad");
+            const answer = await mocks.newResource(projectArgs("bad", { name: "x!" }));
+            expect(answer).toEqual({ id: `${MARK}bad`, state: { __provider: `${MARK}bad`, organization: `${MARK}bad`, name: `${MARK}bad` } });
+            const refusal = await mocks.refusal("bad");
+            expect(refusal).toMatchObject({ type: TYPE.project, name: "bad", operation: "check" });
+            expect(refusal.failures).toContainEqual({ property: "name", reason: "name must be at least 3 characters" });
+            await expect(mocks.settled()).resolves.toEqual([]);
+            expect(await projectNames()).toEqual(before);
+        });
+
+        test("an expected refusal by the service (a taken name): refusal() answers the create's message", async () => {
+            mocks.expectRefusal("taken");
+            await mocks.newResource(projectArgs("taken", { name: "Apps" }));
+            const refusal = await mocks.refusal("taken");
+            expect(refusal.operation).toBe("create");
+            expect(refusal.message).toMatch(/wos:Project 'Apps' in organization 'acme': create failed: .*taken/);
+        });
+
+        test("what takes an input from a refused resource is not attempted, nor what takes one from it, and nothing is written", async () => {
+            const before = await projectNames();
+            mocks.expectRefusal("parent");
+            const parent = await mocks.newResource(projectArgs("parent", { name: "Apps" }));
+            const child = await mocks.newResource({
+                type: TYPE.tagBindings,
+                name: "child",
+                custom: true,
+                inputs: { __provider: providerOf(TYPE.tagBindings), projectId: parent.id, tags: { "cost-center": "1" } },
+            });
+            // A value nested deep in the inputs counts too.
+            const grandchild = await mocks.newResource(projectArgs("grandchild", { name: "Grandchild", tags: { origin: child.state.projectId } }));
+            expect(grandchild.id).toBe(`${MARK}grandchild`);
+            expect(mocks.skipped).toEqual([
+                { type: TYPE.tagBindings, name: "child", dependsOn: "parent" },
+                { type: TYPE.project, name: "grandchild", dependsOn: "child" },
+            ]);
+            expect(mocks.resources).toEqual([]);
+            await expect(mocks.settled()).resolves.toEqual([]);
+            expect(await projectNames()).toEqual(before);
+        });
+
+        test("refusal() rejects, saying what happened instead, when the resource was created, only checked, skipped or never registered", async () => {
+            mocks.expectRefusal("fine");
+            const created = await mocks.newResource(projectArgs("fine", { name: "Fine After All" }));
+            await expect(mocks.refusal("fine")).rejects.toThrow(`'fine' was expected to be refused, but it was created (${TYPE.project} ${created.id})`);
+
+            mocks.expectRefusal("previewed");
+            await mocks.newResource(projectArgs("previewed", { name: "Previewed Only", description: UNKNOWN }));
+            await expect(mocks.refusal("previewed")).rejects.toThrow("'previewed' was expected to be refused, but it passed its check and was not created");
+
+            mocks.expectRefusal("first");
+            mocks.expectRefusal("second");
+            const first = await mocks.newResource(projectArgs("first", { name: "x!" }));
+            await mocks.newResource(projectArgs("second", { name: "Second", description: first.id }));
+            await expect(mocks.refusal("second")).rejects.toThrow("'second' was expected to be refused, but it was not attempted: an input comes from 'first', which was refused");
+
+            mocks.expectRefusal("absent");
+            await expect(mocks.refusal("absent")).rejects.toThrow("'absent' was expected to be refused, but the program registered no wos resource of that name");
+            await expect(mocks.refusal("never-declared")).rejects.toThrow('call mocks.expectRefusal("never-declared") before the program registers');
+        });
+
+        test("a refusal that was not expected still rejects the registration, and settled() lists it alone", async () => {
+            mocks.expectRefusal("expected");
+            await mocks.newResource(projectArgs("expected", { name: "x!" }));
+            await expect(mocks.newResource(projectArgs("unexpected", { name: "y!" }))).rejects.toThrow(/name must be at least 3/);
+            const settled = mocks.settled();
+            await expect(settled).rejects.toThrow(/^1 wos resource failed:\n {2}pulumi-nodejs:dynamic\/wos:Project resource 'unexpected'/);
+            expect(mocks.failures.map((failure) => failure.name)).toEqual(["expected", "unexpected"]);
+        });
+
+        test("expectRefusal needs a name", () => {
+            expect(() => mocks.expectRefusal("")).toThrow("WosMocks.expectRefusal: give the resource's Pulumi name");
+        });
+    });
+
     test("a preview (setMocks(..., preview = true)) with every input known: checked, nothing created, no id", async () => {
         const before = await projectNames();
         const monitor = { newResource: (args: MockResourceArgs) => mocks.newResource(args), call: (args: never) => mocks.call(args) };
