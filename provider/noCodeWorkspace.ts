@@ -120,31 +120,45 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
     );
 }
 
-/** A var once known, whether its value is kept apart, and whether anything else of it is secret. */
-interface SplitVar {
-    item: NoCodeWorkspaceVarArgs & { key: string; category: string; value?: string; sensitive?: boolean };
-    valueApart: boolean;
-    restSecret: boolean;
+/** What the engine gets of one var: its place in `vars`, and its value when that is kept apart. */
+interface EngineVar {
+    /** The var in `vars`: without its value when the value is kept apart. */
+    item: pulumi.Input<unknown>;
+    /** `[category:key, value]` when the value is kept apart, else `undefined`. */
+    apart: pulumi.Output<[string, string] | undefined>;
 }
 
 /**
- * One var, resolved without its secrecy, with what decides where its parts go: its value is kept apart when
- * the var is sensitive or the value is a secret; anything else of it that is secret keeps the whole `vars`
- * secret. Of a var that is an `Output` as a whole, only the whole's secrecy is known.
+ * One var as the engine gets it. A var whose key, category and `sensitive` are plain values stays as the
+ * program wrote it, each field in its own place: a value that is not known yet (an `Output` during a preview)
+ * is not known in that var alone, so a preview still shows every other var. Only whether its value is a
+ * secret must be waited for (it is known even while the value is not). A var that is an `Output` as a whole,
+ * or whose identity or `sensitive` is one, is taken whole once known; a var secret as a whole stays secret,
+ * as its parts cannot be told apart.
  */
-function splitVar(item: pulumi.Input<NoCodeWorkspaceVarArgs>): pulumi.Output<SplitVar> {
+function engineVar(item: pulumi.Input<NoCodeWorkspaceVarArgs>): EngineVar {
+    if (isPlainObject(item) && typeof item.key === "string" && typeof item.category === "string" && (item.sensitive === undefined || typeof item.sensitive === "boolean")) {
+        const plain = item as NoCodeWorkspaceVarArgs;
+        const identity = valueKey({ key: item.key, category: item.category });
+        const valueApart: Promise<boolean> = plain.sensitive === true ? Promise.resolve(true) : pulumi.isSecret(pulumi.output(plain.value));
+        const { value, ...rest } = plain;
+        return {
+            item: valueApart.then((apart): unknown => (apart ? rest : plain)),
+            apart: pulumi
+                .output(valueApart)
+                .apply((apart): pulumi.Output<[string, string] | undefined> =>
+                    apart ? pulumi.unsecret(pulumi.output(value ?? "")).apply((known): [string, string] => [identity, known]) : pulumi.output(undefined),
+                ),
+        };
+    }
     const whole = pulumi.output(item);
-    const valueSecret = isPlainObject(item) ? pulumi.isSecret(pulumi.output(item.value)) : pulumi.isSecret(whole);
-    const restSecret = isPlainObject(item)
-        ? pulumi.isSecret(pulumi.output({ ...item, value: undefined }))
-        : pulumi.isSecret(whole);
-    return pulumi
-        .all([pulumi.unsecret(whole), pulumi.output(valueSecret), pulumi.output(restSecret)])
-        .apply(([resolved, isValueSecret, isRestSecret]) => ({
-            item: resolved as SplitVar["item"],
-            valueApart: resolved.sensitive === true || isValueSecret,
-            restSecret: isRestSecret,
-        }));
+    const parts = pulumi.all([pulumi.unsecret(whole), pulumi.isSecret(whole)]).apply(([resolved, secret]) => {
+        const known = resolved as NoCodeWorkspaceVarArgs & { key: string; category: string; value?: string; sensitive?: boolean };
+        const { vars, sensitiveValues } = setValuesApart([known], known.sensitive === true || secret ? new Set([valueKey(known)]) : new Set<string>());
+        const apart = Object.entries(sensitiveValues)[0] as [string, string] | undefined;
+        return { item: secret ? pulumi.secret(vars[0]) : vars[0], apart };
+    });
+    return { item: parts.apply((part) => part.item), apart: parts.apply((part) => part.apart) };
 }
 
 /**
@@ -163,24 +177,22 @@ function varsForEngine(vars: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]
     if (Array.isArray(vars) && vars.every((item) => isPlainObject(item) && (item.sensitive === undefined || item.sensitive === false) && plainValue(item.value))) {
         return { vars };
     }
-    const parts: pulumi.Output<SplitVar[]> = Array.isArray(vars)
-        ? pulumi.all(vars.map(splitVar))
-        : pulumi.output(vars).apply((list) =>
-              list.map((item) => ({
-                  item: item as SplitVar["item"],
-                  valueApart: (item as SplitVar["item"]).sensitive === true,
-                  restSecret: false,
-              })),
-          );
-    const split = parts.apply((list) =>
-        setValuesApart(
-            list.map((part) => part.item),
-            new Set(list.filter((part) => part.valueApart).map((part) => valueKey(part.item))),
-        ),
-    );
-    const restSecret = parts.apply((list) => list.some((part) => part.restSecret));
+    if (Array.isArray(vars)) {
+        const parts = vars.map(engineVar);
+        return {
+            vars: parts.map((part) => part.item),
+            sensitiveValues: pulumi.secret(
+                pulumi.all(parts.map((part) => part.apart)).apply((entries) => Object.fromEntries(entries.filter((entry) => entry !== undefined))),
+            ),
+        };
+    }
+    const whole = pulumi.output(vars);
+    const split = pulumi.all([pulumi.unsecret(whole), pulumi.isSecret(whole)]).apply(([list, secret]) => {
+        const known = list as Array<NoCodeWorkspaceVarArgs & { key: string; category: string; value?: string; sensitive?: boolean }>;
+        return { ...setValuesApart(known, new Set(secret ? known.map(valueKey) : [])), secret };
+    });
     return {
-        vars: pulumi.all([split, restSecret]).apply(([{ vars: apart }, secret]) => (secret ? pulumi.secret(apart) : apart)),
+        vars: split.apply(({ vars: apart, secret }) => (secret ? pulumi.secret(apart) : apart)),
         sensitiveValues: pulumi.secret(split.apply(({ sensitiveValues }) => sensitiveValues)),
     };
 }
