@@ -870,7 +870,7 @@ export async function check(olds: PropertyBag, news: PropertyBag): Promise<dynam
     const result = await checkWholeVars(olds, withWholeVars(news));
     const values = news.sensitiveValues;
     const failures = [...(result.failures ?? [])];
-    if (values !== undefined && !isUnknown(values) && (!isRecord(values) || !Object.values(values).every((value) => typeof value === "string" || isUnknown(value)))) {
+    if (values !== undefined && !isUnknown(values) && (!isRecord(values) || !Object.values(values).every((value) => typeof value === "string"))) {
         failures.push({ property: "sensitiveValues", reason: "sensitiveValues must be a map of strings (the values of sensitive vars, by 'category:key')" });
     }
     return { inputs: { ...news }, failures };
