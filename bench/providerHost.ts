@@ -1,8 +1,8 @@
 /**
  * `@pulumi/pulumi`'s own dynamic provider host, driven over gRPC as the Pulumi engine drives it: the part of
  * `tests/support/providerHost.ts` the provider bench needs (start, `Configure`, `Check`, `Diff`, `Create`,
- * `Delete`), kept here because the bench is compiled apart from the tests. See `engine-notes.md` for how
- * the engine runs the host.
+ * `Delete`), kept here because the bench is compiled apart from the tests. That file also says how the
+ * engine runs the host.
  *
  * @module
  */

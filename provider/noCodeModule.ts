@@ -2,8 +2,8 @@
  * `wos.NoCodeModule`: a module of the organization's private registry enabled for no-code provisioning,
  * with its version pin and the allowed values of some of its variables.
  *
- * The thin shell of the provider pattern (`design.md`): the serialized provider only `require`s the
- * handler module by package name and delegates.
+ * The thin shell of the provider pattern every resource here follows: the serialized provider only
+ * `require`s the handler module by package name and delegates.
  *
  * @module
  */

@@ -2,8 +2,8 @@
  * `wos.NoCodeWorkspace`: a workspace made from a no-code module, kept in line with the program and upgraded
  * (new var values, or a new module version) inside `pulumi up`.
  *
- * The thin shell of the provider pattern (`design.md`): the serialized provider only `require`s the
- * handler module by package name and delegates.
+ * The thin shell of the provider pattern every resource here follows: the serialized provider only
+ * `require`s the handler module by package name and delegates.
  *
  * @module
  */

@@ -2,9 +2,9 @@
  * `wos.Project`: a project of an organization, with its description, auto-destroy duration and,
  * optionally, its whole tag set.
  *
- * This file is the thin shell of the provider pattern (`design.md`): the provider object below is what
- * Pulumi serializes into state, so each method only `require`s the handler module by package name and
- * delegates. It holds no client, schema or token; a fix in a newer package version reaches old state.
+ * This file is the thin shell of the provider pattern every resource here follows: the provider object
+ * below is what Pulumi serializes into state, so each method only `require`s the handler module by package
+ * name and delegates. It holds no client, schema or token; a fix in a newer package version reaches old state.
  *
  * @module
  */

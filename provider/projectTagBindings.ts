@@ -2,8 +2,8 @@
  * `wos.ProjectTagBindings`: some tags bound to a project, managed key by key (other bindings of the
  * project are left alone).
  *
- * The thin shell of the provider pattern (`design.md`): the serialized provider only `require`s the
- * handler module by package name and delegates.
+ * The thin shell of the provider pattern every resource here follows: the serialized provider only
+ * `require`s the handler module by package name and delegates.
  *
  * @module
  */

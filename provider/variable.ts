@@ -1,8 +1,8 @@
 /**
  * `wos.Variable`: a variable of a workspace (the `/vars` interface), optionally sensitive.
  *
- * The thin shell of the provider pattern (`design.md`): the serialized provider only `require`s the
- * handler module by package name and delegates.
+ * The thin shell of the provider pattern every resource here follows: the serialized provider only
+ * `require`s the handler module by package name and delegates.
  *
  * @module
  */

@@ -3,8 +3,8 @@
  * execution settings. A change of project moves it (its variables stay); nothing but the organization
  * replaces it.
  *
- * The thin shell of the provider pattern (`design.md`): the serialized provider only `require`s the
- * handler module by package name and delegates.
+ * The thin shell of the provider pattern every resource here follows: the serialized provider only
+ * `require`s the handler module by package name and delegates.
  *
  * @module
  */

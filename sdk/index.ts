@@ -2,9 +2,10 @@
  * `pulumi-wos/sdk`: a typed client of the Workspace Organization Service.
  *
  * Start with {@link WosClient}; failures are {@link WosError} subclasses; retries are described by
- * {@link RetryInfo}. Inputs and outputs are typed from zod schemas: the options of each method from its
- * `*OptionsSchema` (e.g. {@link projectCreateOptionsSchema}), checked before the request, and the results
- * from the response schemas of `sdk/model`.
+ * {@link RetryInfo}. Inputs and outputs are interfaces with every field documented, each exactly the type of
+ * a zod schema: the options of each method are what its `*OptionsSchema` takes (e.g.
+ * {@link projectCreateOptionsSchema}), checked before the request, and the results what the response schemas
+ * of `sdk/model` make of an answer.
  *
  * @module
  */

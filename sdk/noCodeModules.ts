@@ -1,5 +1,5 @@
 /**
- * No-code provisioning (`api.md`, No-code provisioning): no-code modules and their variable options,
+ * No-code provisioning (the API's No-code provisioning endpoints): no-code modules and their variable options,
  * workspaces created from a no-code module, and workspace upgrades (initiate a plan, wait for it, confirm it).
  *
  * @module
@@ -29,6 +29,7 @@ import {
     workspaceSourceUrlRule,
     workspaceUpgradeSchema,
     workspaceVarListProblems,
+    type ExecutionMode,
     type NoCodeModule,
     type NoCodeWorkspaceVar,
     type Workspace,
@@ -44,16 +45,46 @@ function idOptionRule(what: string) {
     return z.string({ error: `must be ${what}` }).refine((id) => id.trim() !== "", { error: `must be ${what}` });
 }
 
-/** One variable-options set: the variable's name and declared type, and the values allowed for it. */
+// The TSDoc of each field is on the options interface, the schema's fields inherit it, and a type-level test
+// proves the two the same type (see `sdk/projects.ts`).
+
+/**
+ * One variable-options set ({@link VariableOptionsSetOptions}): the variable's name and declared type, and the
+ * values allowed for it.
+ */
 function variableOptionsSetSchema() {
+    // No `{@inheritDoc}` here: the API reference inlines the interface, which leaves nothing to inherit from
+    // (`typedoc.json` names these fields as documented elsewhere).
     return z.object({
-        /** A variable of the pinned module version. */
         variableName: moduleVariableNameRule(),
-        /** The variable's type as the module declares it (`string`, `number`, `map(string)`...). */
         variableType: moduleVariableTypeRule(),
-        /** Allowed values; numbers and booleans are sent as their text, as the service keeps them. */
         options: z.array(variableOptionValueRule(), { error: "must be a list of values" }),
     });
+}
+
+/**
+ * One variable-options set of {@link NoCodeModuleCreateOptions.variableOptions}: the variable's name and
+ * declared type, and the values allowed for it.
+ *
+ * @inline
+ */
+interface VariableOptionsSetOptions {
+    /** A variable of the pinned module version. */
+    variableName: string;
+    /** The variable's type as the module declares it (`string`, `number`, `map(string)`...). */
+    variableType: string;
+    /** Allowed values; numbers and booleans are sent as their text, as the service keeps them. */
+    options: (string | number | boolean)[];
+}
+
+/**
+ * One item of {@link NoCodeModuleUpdateOptions.variableOptions}: a set, and the set it replaces if any.
+ *
+ * @inline
+ */
+interface VariableOptionsSetUpdateOptions extends VariableOptionsSetOptions {
+    /** `ncvaropt-...` of the set this item replaces; without it, the item adds a set. */
+    id?: string;
 }
 
 /** A list of variable-options sets (each by `set`), at most one per variable. */
@@ -70,82 +101,91 @@ function variableOptionsListSchema<T extends z.ZodType<{ variableName: string }>
 /** What {@link NoCodeModules.create} takes: the rules of `sdk/model`, checked before the request. */
 export function noCodeModuleCreateOptionsSchema() {
     return z.object({
-        /** The registry module to enable (`mod-...`), no-code ready, in the organization's private registry. */
+        /** {@inheritDoc NoCodeModuleCreateOptions.registryModuleId} */
         registryModuleId: idOptionRule("a registry module id"),
-        /** `MAJOR.MINOR.PATCH` of an existing version; default the module's highest version. */
+        /** {@inheritDoc NoCodeModuleCreateOptions.versionPin} */
         versionPin: moduleVersionRule().optional(),
-        /** Whether workspaces may be created from the module; default false. */
+        /** {@inheritDoc NoCodeModuleCreateOptions.enabled} */
         enabled: booleanRule().optional(),
-        /** Allowed values per variable of the pinned version, at most one set per variable. */
+        /** {@inheritDoc NoCodeModuleCreateOptions.variableOptions} */
         variableOptions: variableOptionsListSchema(variableOptionsSetSchema()).optional(),
     });
 }
 
-/**
- * Options of {@link NoCodeModules.create}, inferred from {@link noCodeModuleCreateOptionsSchema}.
- *
- * @interface
- */
-export type NoCodeModuleCreateOptions = z.input<ReturnType<typeof noCodeModuleCreateOptionsSchema>>;
+/** Options of {@link NoCodeModules.create}, checked by {@link noCodeModuleCreateOptionsSchema} before the request. */
+export interface NoCodeModuleCreateOptions {
+    /** The registry module to enable (`mod-...`), no-code ready, in the organization's private registry. */
+    registryModuleId: string;
+    /** `MAJOR.MINOR.PATCH` of an existing version; default the module's highest version. */
+    versionPin?: string;
+    /** Whether workspaces may be created from the module; default false. */
+    enabled?: boolean;
+    /** Allowed values per variable of the pinned version, at most one set per variable. */
+    variableOptions?: VariableOptionsSetOptions[];
+}
 
 /** What {@link NoCodeModules.update} takes. Omitted fields stay as they are. */
 export function noCodeModuleUpdateOptionsSchema() {
     return z.object({
-        /** Another registry module; without {@link NoCodeModuleUpdateOptions.versionPin} the pin becomes its highest version. */
+        /** {@inheritDoc NoCodeModuleUpdateOptions.registryModuleId} */
         registryModuleId: idOptionRule("a registry module id").optional(),
-        /** `MAJOR.MINOR.PATCH` of an existing version of the module. */
+        /** {@inheritDoc NoCodeModuleUpdateOptions.versionPin} */
         versionPin: moduleVersionRule().optional(),
-        /** Whether workspaces may be created from the module. */
+        /** {@inheritDoc NoCodeModuleUpdateOptions.enabled} */
         enabled: booleanRule().optional(),
-        /**
-         * The whole desired list of sets: an item with the `id` of an existing set replaces that set, an item
-         * without one adds a set, a set left out is removed (`[]` removes them all).
-         */
+        /** {@inheritDoc NoCodeModuleUpdateOptions.variableOptions} */
         variableOptions: variableOptionsListSchema(
-            variableOptionsSetSchema().extend({
-                /** `ncvaropt-...` of the set this item replaces. */
-                id: idOptionRule("a variable-options id").optional(),
-            }),
+            variableOptionsSetSchema().extend({ id: idOptionRule("a variable-options id").optional() }),
         ).optional(),
     });
 }
 
 /**
- * Options of {@link NoCodeModules.update}, inferred from {@link noCodeModuleUpdateOptionsSchema}.
- *
- * @interface
+ * Options of {@link NoCodeModules.update}, checked by {@link noCodeModuleUpdateOptionsSchema} before the
+ * request. Omitted fields stay as they are.
  */
-export type NoCodeModuleUpdateOptions = z.input<ReturnType<typeof noCodeModuleUpdateOptionsSchema>>;
+export interface NoCodeModuleUpdateOptions {
+    /** Another registry module; without {@link NoCodeModuleUpdateOptions.versionPin} the pin becomes its highest version. */
+    registryModuleId?: string;
+    /** `MAJOR.MINOR.PATCH` of an existing version of the module. */
+    versionPin?: string;
+    /** Whether workspaces may be created from the module. */
+    enabled?: boolean;
+    /**
+     * The whole desired list of sets: an item with the `id` of an existing set replaces that set, an item
+     * without one adds a set, a set left out is removed (`[]` removes them all).
+     */
+    variableOptions?: VariableOptionsSetUpdateOptions[];
+}
 
 /** What {@link NoCodeModules.read} takes. */
 export function noCodeModuleReadOptionsSchema() {
     return z.object({
-        /** Related resources to include: `variable-options` fills {@link NoCodeModule.variableOptions}. */
+        /** {@inheritDoc NoCodeModuleReadOptions.include} */
         include: z.array(z.enum(["variable-options"], { error: "must be 'variable-options'" })).optional(),
     });
 }
 
-/**
- * Options of {@link NoCodeModules.read}, inferred from {@link noCodeModuleReadOptionsSchema}.
- *
- * @interface
- */
-export type NoCodeModuleReadOptions = z.input<ReturnType<typeof noCodeModuleReadOptionsSchema>>;
+/** Options of {@link NoCodeModules.read}, checked by {@link noCodeModuleReadOptionsSchema} before the request. */
+export interface NoCodeModuleReadOptions {
+    /** Related resources to include: `variable-options` fills {@link NoCodeModule.variableOptions}. */
+    include?: "variable-options"[];
+}
 
 /** Vars of a no-code workspace create or upgrade: each var by the variable rules, a key once per category. */
 export function noCodeWorkspaceVarListSchema() {
     const variable = z.object({
-        /** For `infra`, a variable of the module's pinned version. */
+        /** {@inheritDoc NoCodeWorkspaceVar.key} */
         key: variableKeyRule(),
-        /** Default `""`; one of the options when the module has a set for this variable. */
+        /** {@inheritDoc NoCodeWorkspaceVar.value} */
         value: variableValueRule().optional(),
-        /** `infra` (a module variable) or `env`. */
+        /** {@inheritDoc NoCodeWorkspaceVar.category} */
         category: variableCategoryRule(),
-        /** At most 512 characters. */
+        /** {@inheritDoc NoCodeWorkspaceVar.description} */
         description: variableDescriptionRule().optional(),
-        /** Evaluate the value as configuration-language code; default false. */
+        /** {@inheritDoc NoCodeWorkspaceVar.hcl} */
         hcl: booleanRule().optional(),
-        /** Write-only once written. */
+        /** {@inheritDoc NoCodeWorkspaceVar.sensitive} */
         sensitive: booleanRule().optional(),
     });
     return z.array(variable, { error: "must be a list of vars" }).superRefine((vars, context) => {
@@ -160,49 +200,66 @@ export function noCodeWorkspaceVarListSchema() {
 export function noCodeWorkspaceCreateOptionsSchema() {
     return z
         .object({
-            /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
+            /** {@inheritDoc NoCodeWorkspaceCreateOptions.name} */
             name: workspaceNameRule(),
-            /** The project to create it in (`prj-...`); the caller must be allowed to create workspaces there. */
+            /** {@inheritDoc NoCodeWorkspaceCreateOptions.projectId} */
             projectId: idOptionRule("a project id"),
-            /** At most 256 characters. */
+            /** {@inheritDoc NoCodeWorkspaceCreateOptions.description} */
             description: workspaceDescriptionRule().optional(),
-            /** Apply automatically after a successful plan; default false. */
+            /** {@inheritDoc NoCodeWorkspaceCreateOptions.autoApply} */
             autoApply: booleanRule().optional(),
-            /** Default `remote`; `agent` needs {@link NoCodeWorkspaceCreateOptions.agentPoolId}. */
+            /** {@inheritDoc NoCodeWorkspaceCreateOptions.executionMode} */
             executionMode: executionModeRule().optional(),
-            /** Only with `executionMode: "agent"`. */
+            /** {@inheritDoc NoCodeWorkspaceCreateOptions.agentPoolId} */
             agentPoolId: idOptionRule("an agent pool id").optional(),
-            /** The application shown as having created the workspace. */
+            /** {@inheritDoc NoCodeWorkspaceCreateOptions.sourceName} */
             sourceName: workspaceSourceNameRule().optional(),
-            /** A URL of that application. */
+            /** {@inheritDoc NoCodeWorkspaceCreateOptions.sourceUrl} */
             sourceUrl: workspaceSourceUrlRule().optional(),
-            /** The workspace's vars; every required variable of the pinned version as an `infra` var. */
+            /** {@inheritDoc NoCodeWorkspaceCreateOptions.vars} */
             vars: noCodeWorkspaceVarListSchema().optional(),
         })
         .superRefine(checkAgentPool);
 }
 
 /**
- * Options of {@link NoCodeModules.createWorkspace}, inferred from {@link noCodeWorkspaceCreateOptionsSchema}.
- *
- * @interface
+ * Options of {@link NoCodeModules.createWorkspace}, checked by {@link noCodeWorkspaceCreateOptionsSchema}
+ * before the request.
  */
-export type NoCodeWorkspaceCreateOptions = z.input<ReturnType<typeof noCodeWorkspaceCreateOptionsSchema>>;
+export interface NoCodeWorkspaceCreateOptions {
+    /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
+    name: string;
+    /** The project to create it in (`prj-...`); the caller must be allowed to create workspaces there. */
+    projectId: string;
+    /** At most 256 characters. */
+    description?: string;
+    /** Apply automatically after a successful plan; default false. */
+    autoApply?: boolean;
+    /** Default `remote`; `agent` needs {@link NoCodeWorkspaceCreateOptions.agentPoolId}. */
+    executionMode?: ExecutionMode;
+    /** Only with `executionMode: "agent"`: an agent pool of the organization (`apool-...`). */
+    agentPoolId?: string;
+    /** The application shown as having created the workspace (at most 256 characters). */
+    sourceName?: string;
+    /** A URL of that application. */
+    sourceUrl?: string;
+    /** The workspace's vars; every required variable of the pinned version as an `infra` var. */
+    vars?: NoCodeWorkspaceVar[];
+}
 
 /** What {@link NoCodeModules.initiateUpgrade} takes. */
 export function noCodeUpgradeOptionsSchema() {
     return z.object({
-        /** Upserts by key and category; vars left out stay as they are. None: only the module version moves. */
+        /** {@inheritDoc NoCodeUpgradeOptions.vars} */
         vars: noCodeWorkspaceVarListSchema().optional(),
     });
 }
 
-/**
- * Options of {@link NoCodeModules.initiateUpgrade}, inferred from {@link noCodeUpgradeOptionsSchema}.
- *
- * @interface
- */
-export type NoCodeUpgradeOptions = z.input<ReturnType<typeof noCodeUpgradeOptionsSchema>>;
+/** Options of {@link NoCodeModules.initiateUpgrade}, checked by {@link noCodeUpgradeOptionsSchema} before the request. */
+export interface NoCodeUpgradeOptions {
+    /** Upserts by key and category; vars left out stay as they are. None: only the module version moves. */
+    vars?: NoCodeWorkspaceVar[];
+}
 
 /** What {@link NoCodeModules.waitForPlan} takes. */
 export function waitForPlanOptionsSchema() {
@@ -210,38 +267,41 @@ export function waitForPlanOptionsSchema() {
         error: "must be at least 1 millisecond",
     });
     return z.object({
-        /** When to give up, in epoch milliseconds (`Date.now() + ...`). */
+        /** {@inheritDoc WaitForPlanOptions.deadline} */
         deadline: z.number({ error: "must be a time in epoch milliseconds" }).refine(Number.isFinite, {
             error: "must be a time in epoch milliseconds",
         }),
-        /** Called with the upgrade each time its status changes, the first status seen included. */
+        /** {@inheritDoc WaitForPlanOptions.onStatus} */
         onStatus: z
             .custom<(upgrade: WorkspaceUpgrade) => void>((value) => typeof value === "function", { error: "must be a function" })
             .optional(),
-        /** Wait before the first poll; default 1000. */
+        /** {@inheritDoc WaitForPlanOptions.initialDelayMs} */
         initialDelayMs: delay.optional(),
-        /** Upper bound of any wait between polls; default 10000. */
+        /** {@inheritDoc WaitForPlanOptions.maxDelayMs} */
         maxDelayMs: delay.optional(),
     });
 }
 
-/**
- * Options of {@link NoCodeModules.waitForPlan}, inferred from {@link waitForPlanOptionsSchema}.
- *
- * @interface
- */
-export type WaitForPlanOptions = z.input<ReturnType<typeof waitForPlanOptionsSchema>>;
+/** Options of {@link NoCodeModules.waitForPlan}, checked by {@link waitForPlanOptionsSchema} before the first poll. */
+export interface WaitForPlanOptions {
+    /** When to give up, in epoch milliseconds (`Date.now() + ...`). */
+    deadline: number;
+    /** Called with the upgrade each time its status changes, the first status seen included. */
+    onStatus?: (upgrade: WorkspaceUpgrade) => void;
+    /** Wait before the first poll, in whole milliseconds (at least 1); default 1000. */
+    initialDelayMs?: number;
+    /** Upper bound of any wait between polls, in whole milliseconds (at least 1); default 10000. */
+    maxDelayMs?: number;
+}
 
 /**
  * An upgrade as {@link NoCodeModules.initiateUpgrade} and {@link NoCodeModules.readUpgrade} answer it: with the
  * module it belongs to.
- *
- * @interface
  */
-export type NoCodeUpgrade = WorkspaceUpgrade & {
+export interface NoCodeUpgrade extends WorkspaceUpgrade {
     /** The no-code module (`nocode-...`) whose workspace is upgraded. */
     noCodeModuleId: string;
-};
+}
 
 /** Default first wait of {@link NoCodeModules.waitForPlan}, in milliseconds. */
 export const DEFAULT_PLAN_POLL_INITIAL_DELAY_MS = 1000;
@@ -280,7 +340,7 @@ const UPGRADE_DOCUMENT = singleDocumentSchema(workspaceUpgradeSchema());
 /** Wire names of the no-code module attributes an option sets. */
 const MODULE_ATTRIBUTES = { versionPin: "version-pin", enabled: "enabled" } as const;
 
-/** Wire names of the workspace attributes a no-code workspace create sets (`auto_apply` as `api.md` spells it). */
+/** Wire names of the workspace attributes a no-code workspace create sets (`auto_apply` as the service's API spells it). */
 const WORKSPACE_ATTRIBUTES = {
     name: "name",
     description: "description",
@@ -294,7 +354,7 @@ const WORKSPACE_ATTRIBUTES = {
 /** The var attributes, which have the same names in options and on the wire. */
 const VAR_ATTRIBUTES = { key: "key", value: "value", description: "description", category: "category", hcl: "hcl", sensitive: "sensitive" } as const;
 
-/** `include` values of {@link NoCodeModuleReadOptions} by their wire names (`api.md` spells it `variable_options`). */
+/** `include` values of {@link NoCodeModuleReadOptions} by their wire names (the service's API spells it `variable_options`). */
 const INCLUDE_WIRE_NAMES = { "variable-options": "variable_options" } as const;
 
 /** The no-code module endpoints. Reach it as {@link WosClient.noCodeModules}. */
@@ -515,7 +575,7 @@ function withModule(upgrade: WorkspaceUpgrade, noCodeModuleId: string, workspace
 
 /**
  * `data` of a no-code module create or update: the attributes given, the module relationship typed
- * `registry-module` as `api.md` writes it, and the variable-options sets when given.
+ * `registry-module` as the service's API writes it, and the variable-options sets when given.
  */
 function noCodeModuleData(options: z.output<typeof UPDATE_OPTIONS>) {
     const data: Record<string, unknown> = { type: "no-code-modules", attributes: wireAttributes(options, MODULE_ATTRIBUTES) };

@@ -1,5 +1,5 @@
 /**
- * Projects and their tag bindings (`api.md`, Projects).
+ * Projects and their tag bindings (the API's Projects endpoints).
  *
  * @module
  */
@@ -36,9 +36,9 @@ export function tagListSchema() {
     return z
         .array(
             z.object({
-                /** The tag's key: 1 to 128 characters of letters, digits and `_ . = + - @ :`; not `hc:` or `hcp:`. */
+                /** {@inheritDoc Tag.key} */
                 key: tagKeyRule(),
-                /** The tag's value: at most 256 of the same characters; may be empty. */
+                /** {@inheritDoc Tag.value} */
                 value: tagValueRule(),
             }),
         )
@@ -51,76 +51,107 @@ export function tagListSchema() {
         });
 }
 
+// Each options type is an interface that carries the TSDoc of its fields, because a type inferred from a
+// zod schema reaches the published `.d.ts` without the comments written inside the schema (no hover docs).
+// The schema's fields point at that text with `{@inheritDoc}` (for the API reference), and
+// `tests/sdk/schemaTypes.test.ts` proves each interface the very type its schema takes (`z.input`).
+
 /** What {@link Projects.create} takes: the rules of `sdk/model`, checked before the request. */
 export function projectCreateOptionsSchema() {
     return z.object({
-        /** 3 to 40 characters; letters, numbers, spaces, `-`, `_`; unique in the organization. */
+        /** {@inheritDoc ProjectCreateOptions.name} */
         name: projectNameRule(),
-        /** At most 256 characters. */
+        /** {@inheritDoc ProjectCreateOptions.description} */
         description: projectDescriptionRule().optional(),
-        /** Inactivity period before auto-destroy, e.g. `14d` or `12h`. */
+        /** {@inheritDoc ProjectCreateOptions.autoDestroyActivityDuration} */
         autoDestroyActivityDuration: autoDestroyActivityDurationRule().optional(),
-        /** Tags bound to the new project (at most 10). */
+        /** {@inheritDoc ProjectCreateOptions.tagBindings} */
         tagBindings: tagListSchema().optional(),
     });
 }
 
-/**
- * Options of {@link Projects.create}, inferred from {@link projectCreateOptionsSchema}.
- *
- * @interface
- */
-export type ProjectCreateOptions = z.input<ReturnType<typeof projectCreateOptionsSchema>>;
+/** Options of {@link Projects.create}, checked by {@link projectCreateOptionsSchema} before the request. */
+export interface ProjectCreateOptions {
+    /** 3 to 40 characters; letters, numbers, spaces, `-`, `_`; unique in the organization. */
+    name: string;
+    /** At most 256 characters. */
+    description?: string;
+    /** Inactivity period before auto-destroy, e.g. `14d` or `12h`. */
+    autoDestroyActivityDuration?: string;
+    /** Tags bound to the new project (at most 10). */
+    tagBindings?: Tag[];
+}
 
 /** What {@link Projects.update} takes. Omitted fields stay as they are. */
 export function projectUpdateOptionsSchema() {
     return z.object({
-        /** A new name: 3 to 40 characters; letters, numbers, spaces, `-`, `_`; unique in the organization. */
+        /** {@inheritDoc ProjectUpdateOptions.name} */
         name: projectNameRule().optional(),
-        /** `null` clears the description. */
+        /** {@inheritDoc ProjectUpdateOptions.description} */
         description: projectDescriptionRule().nullable().optional(),
-        /** `null` clears the auto-destroy period. */
+        /** {@inheritDoc ProjectUpdateOptions.autoDestroyActivityDuration} */
         autoDestroyActivityDuration: autoDestroyActivityDurationRule().nullable().optional(),
-        /** The project's whole tag set: replaces every binding (`[]` removes them all). */
+        /** {@inheritDoc ProjectUpdateOptions.tagBindings} */
         tagBindings: tagListSchema().optional(),
     });
 }
 
 /**
- * Options of {@link Projects.update}, inferred from {@link projectUpdateOptionsSchema}.
- *
- * @interface
+ * Options of {@link Projects.update}, checked by {@link projectUpdateOptionsSchema} before the request.
+ * Omitted fields stay as they are.
  */
-export type ProjectUpdateOptions = z.input<ReturnType<typeof projectUpdateOptionsSchema>>;
+export interface ProjectUpdateOptions {
+    /** A new name: 3 to 40 characters; letters, numbers, spaces, `-`, `_`; unique in the organization. */
+    name?: string;
+    /** At most 256 characters; `null` clears the description. */
+    description?: string | null;
+    /** Inactivity period before auto-destroy, e.g. `14d` or `12h`; `null` clears it. */
+    autoDestroyActivityDuration?: string | null;
+    /** The project's whole tag set: replaces every binding (`[]` removes them all). */
+    tagBindings?: Tag[];
+}
 
 /** What {@link Projects.list} takes. */
 export function projectListOptionsSchema() {
     return z.object({
-        /** 1-based page number; default 1. */
+        /** {@inheritDoc ProjectListOptions.pageNumber} */
         pageNumber: z.number().int().min(1, { error: "must be a whole number of at least 1" }).optional(),
-        /** Projects per page; default 20; the service answers at most 100. */
+        /** {@inheritDoc ProjectListOptions.pageSize} */
         pageSize: z.number().int().min(1, { error: "must be a whole number of at least 1" }).optional(),
-        /** Case-insensitive search by name; ignored when {@link ProjectListOptions.names} is given. */
+        /** {@inheritDoc ProjectListOptions.query} */
         query: z.string().optional(),
-        /** Case-insensitive exact names; a project matching any of them is listed. */
+        /** {@inheritDoc ProjectListOptions.names} */
         names: z.array(z.string()).optional(),
-        /** Only projects where the caller can create workspaces. */
+        /** {@inheritDoc ProjectListOptions.canCreateWorkspace} */
         canCreateWorkspace: z.literal(true).optional(),
-        /** Only projects the caller can update. */
+        /** {@inheritDoc ProjectListOptions.canUpdate} */
         canUpdate: z.literal(true).optional(),
-        /** `name` ascending or `-name` descending; default creation order. */
+        /** {@inheritDoc ProjectListOptions.sort} */
         sort: z.enum(["name", "-name"]).optional(),
-        /** Only projects bound to every one of these tags (key to value; `""` matches any value of the key). */
+        /** {@inheritDoc ProjectListOptions.tagged} */
         tagged: taggedOptionRule().optional(),
     });
 }
 
-/**
- * Options of {@link Projects.list}, inferred from {@link projectListOptionsSchema}.
- *
- * @interface
- */
-export type ProjectListOptions = z.input<ReturnType<typeof projectListOptionsSchema>>;
+/** Options of {@link Projects.list}, checked by {@link projectListOptionsSchema} before the request. */
+export interface ProjectListOptions {
+    /** 1-based page number; default 1. */
+    pageNumber?: number;
+    /** Projects per page; default 20; the service answers at most 100. */
+    pageSize?: number;
+    /** Case-insensitive search by name; ignored when {@link ProjectListOptions.names} is given. */
+    query?: string;
+    /** Case-insensitive exact names; a project matching any of them is listed. */
+    names?: string[];
+    /** Only projects where the caller can create workspaces. */
+    canCreateWorkspace?: true;
+    /** Only projects the caller can update. */
+    canUpdate?: true;
+    /** `name` ascending or `-name` descending; default creation order. */
+    sort?: "name" | "-name";
+    /** Only projects bound to every one of these tags (key to value; `""` matches any value of the key). */
+    tagged?: Record<string, string>;
+}
 
 // Built once: the module is loaded once per process and a schema is immutable, while building one (and zod's
 // first parse of it, which compiles it) costs far more than a request to the local service.

@@ -28,7 +28,7 @@ const NO_PROXY_SECRETS: readonly string[] = [];
 /** Address of the local service, the default target. */
 export const DEFAULT_ADDRESS = "http://127.0.0.1:8787";
 
-/** Version prefix of every path (`api.md`, Versioning). */
+/** Version prefix of every path (the API's versioning). */
 export const API_PREFIX = "/api/v2";
 
 /**
@@ -307,8 +307,8 @@ export function normalizeAddress(address: string): string {
 }
 
 /**
- * `?a=b&c=d` with every key and value percent-encoded, brackets included (`filter%5Bnames%5D`): `api.md`
- * asks for it, and it reaches every server and proxy intact. axios' own serializer would send raw `[`, `]`
+ * `?a=b&c=d` with every key and value percent-encoded, brackets included (`filter%5Bnames%5D`): the service's
+ * API asks for it, and it reaches every server and proxy intact. axios' own serializer would send raw `[`, `]`
  * and a space as `+`.
  */
 export function queryString(query: Query | undefined): string {

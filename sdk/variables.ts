@@ -13,10 +13,14 @@ import {
     variableKeyRule,
     variableSchema,
     type Variable,
+    type VariableCategory,
 } from "./model";
 import { segment, wireAttributes, type Transport } from "./transport";
 import { requireId, WosNotFoundError } from "./errors";
 import type { Workspaces } from "./workspaces";
+
+// The TSDoc of each field is on the options interface, the schema's fields inherit it, and a type-level test
+// proves the two the same type (see `sdk/projects.ts`).
 
 /**
  * What {@link Variables.create} takes: the rules of `sdk/model`, checked before the request. The size of a
@@ -24,52 +28,73 @@ import type { Workspaces } from "./workspaces";
  */
 export function variableCreateOptionsSchema() {
     return z.object({
-        /** 1 to 128 characters; unique per workspace and category. */
+        /** {@inheritDoc VariableCreateOptions.key} */
         key: variableKeyRule(),
-        /** Default `""`. Write-only when {@link VariableCreateOptions.sensitive}. */
+        /** {@inheritDoc VariableCreateOptions.value} */
         value: z.string({ error: "must be a string" }).optional(),
-        /** At most 512 characters. */
+        /** {@inheritDoc VariableCreateOptions.description} */
         description: variableDescriptionRule().optional(),
-        /** `infra` or `env`. */
+        /** {@inheritDoc VariableCreateOptions.category} */
         category: variableCategoryRule(),
-        /** Evaluate the value as configuration-language code; default false. */
+        /** {@inheritDoc VariableCreateOptions.hcl} */
         hcl: booleanRule().optional(),
-        /** Write-once: the value is never returned again. Default false. */
+        /** {@inheritDoc VariableCreateOptions.sensitive} */
         sensitive: booleanRule().optional(),
     });
 }
 
-/**
- * Options of {@link Variables.create}, inferred from {@link variableCreateOptionsSchema}.
- *
- * @interface
- */
-export type VariableCreateOptions = z.input<ReturnType<typeof variableCreateOptionsSchema>>;
+/** Options of {@link Variables.create}, checked by {@link variableCreateOptionsSchema} before the request. */
+export interface VariableCreateOptions {
+    /** 1 to 128 characters; unique per workspace and category. */
+    key: string;
+    /** Default `""`. Write-only when {@link VariableCreateOptions.sensitive}. */
+    value?: string;
+    /** At most 512 characters. */
+    description?: string;
+    /** `infra` or `env`. */
+    category: VariableCategory;
+    /** Evaluate the value as configuration-language code; default false. */
+    hcl?: boolean;
+    /** Write-once: the value is never returned again. Default false. */
+    sensitive?: boolean;
+}
 
 /** What {@link Variables.update} takes. Omitted fields stay as they are. */
 export function variableUpdateOptionsSchema() {
     return z.object({
-        /** A sensitive variable's key cannot change (422). */
+        /** {@inheritDoc VariableUpdateOptions.key} */
         key: variableKeyRule().optional(),
-        /** A new value; write-only when the variable is sensitive. */
+        /** {@inheritDoc VariableUpdateOptions.value} */
         value: z.string({ error: "must be a string" }).optional(),
-        /** `null` clears the description. */
+        /** {@inheritDoc VariableUpdateOptions.description} */
         description: variableDescriptionRule().nullable().optional(),
-        /** `infra` or `env`; a sensitive variable's category cannot change (422). */
+        /** {@inheritDoc VariableUpdateOptions.category} */
         category: variableCategoryRule().optional(),
-        /** Evaluate the value as configuration-language code. */
+        /** {@inheritDoc VariableUpdateOptions.hcl} */
         hcl: booleanRule().optional(),
-        /** false to true only: a sensitive variable stays sensitive (422). */
+        /** {@inheritDoc VariableUpdateOptions.sensitive} */
         sensitive: booleanRule().optional(),
     });
 }
 
 /**
- * Options of {@link Variables.update}, inferred from {@link variableUpdateOptionsSchema}.
- *
- * @interface
+ * Options of {@link Variables.update}, checked by {@link variableUpdateOptionsSchema} before the request.
+ * Omitted fields stay as they are.
  */
-export type VariableUpdateOptions = z.input<ReturnType<typeof variableUpdateOptionsSchema>>;
+export interface VariableUpdateOptions {
+    /** A new key: 1 to 128 characters; a sensitive variable's key cannot change (422). */
+    key?: string;
+    /** A new value; write-only when the variable is sensitive. */
+    value?: string;
+    /** At most 512 characters; `null` clears the description. */
+    description?: string | null;
+    /** `infra` or `env`; a sensitive variable's category cannot change (422). */
+    category?: VariableCategory;
+    /** Evaluate the value as configuration-language code. */
+    hcl?: boolean;
+    /** false to true only: a sensitive variable stays sensitive (422). */
+    sensitive?: boolean;
+}
 
 // Built once: the module is loaded once per process and a schema is immutable (see `sdk/projects.ts`).
 const CREATE_OPTIONS = variableCreateOptionsSchema();

@@ -1,7 +1,7 @@
 /**
  * Workspaces: the create and the list of an organization's workspaces, the `GET`, `PATCH` and `DELETE
- * /workspaces/:id` endpoints and the show-by-name the hosted service offers beside `api.md`, and a
- * workspace's effective tags.
+ * /workspaces/:id` endpoints and the show-by-name that the hosted service offers beyond the service's API,
+ * and a workspace's effective tags.
  *
  * @module
  */
@@ -19,6 +19,7 @@ import {
     workspaceSchema,
     workspaceSourceNameRule,
     workspaceSourceUrlRule,
+    type ExecutionMode,
     type TagBinding,
     type Workspace,
     type WorkspaceList,
@@ -34,91 +35,130 @@ function idOptionRule(what: string) {
     return z.string({ error: `must be ${what}` }).refine((id) => id.trim() !== "", { error: `must be ${what}` });
 }
 
+// The TSDoc of each field is on the options interface, the schema's fields inherit it, and a type-level test
+// proves the two the same type (see `sdk/projects.ts`).
+
 /** What {@link Workspaces.create} takes: the rules of `sdk/model`, checked before the request. */
 export function workspaceCreateOptionsSchema() {
     return z
         .object({
-            /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
+            /** {@inheritDoc WorkspaceCreateOptions.name} */
             name: workspaceNameRule(),
-            /**
-             * The project to create it in (`prj-...`); the caller must be allowed to create workspaces there.
-             * Default: the organization's `Default Project`.
-             */
+            /** {@inheritDoc WorkspaceCreateOptions.projectId} */
             projectId: idOptionRule("a project id").optional(),
-            /** At most 256 characters. */
+            /** {@inheritDoc WorkspaceCreateOptions.description} */
             description: workspaceDescriptionRule().optional(),
-            /** Apply automatically after a successful plan; default false. */
+            /** {@inheritDoc WorkspaceCreateOptions.autoApply} */
             autoApply: booleanRule().optional(),
-            /** Default `remote`; `agent` needs {@link WorkspaceCreateOptions.agentPoolId}. */
+            /** {@inheritDoc WorkspaceCreateOptions.executionMode} */
             executionMode: executionModeRule().optional(),
-            /** Only with `executionMode: "agent"`: an agent pool of the organization (`apool-...`). */
+            /** {@inheritDoc WorkspaceCreateOptions.agentPoolId} */
             agentPoolId: idOptionRule("an agent pool id").optional(),
-            /** The application shown as having created the workspace (at most 256 characters). */
+            /** {@inheritDoc WorkspaceCreateOptions.sourceName} */
             sourceName: workspaceSourceNameRule().optional(),
-            /** A URL of that application. */
+            /** {@inheritDoc WorkspaceCreateOptions.sourceUrl} */
             sourceUrl: workspaceSourceUrlRule().optional(),
         })
         .superRefine(checkAgentPool);
 }
 
-/**
- * Options of {@link Workspaces.create}, inferred from {@link workspaceCreateOptionsSchema}.
- *
- * @interface
- */
-export type WorkspaceCreateOptions = z.input<ReturnType<typeof workspaceCreateOptionsSchema>>;
+/** Options of {@link Workspaces.create}, checked by {@link workspaceCreateOptionsSchema} before the request. */
+export interface WorkspaceCreateOptions {
+    /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
+    name: string;
+    /**
+     * The project to create it in (`prj-...`); the caller must be allowed to create workspaces there.
+     * Default: the organization's `Default Project`.
+     */
+    projectId?: string;
+    /** At most 256 characters. */
+    description?: string;
+    /** Apply automatically after a successful plan; default false. */
+    autoApply?: boolean;
+    /** Default `remote`; `agent` needs {@link WorkspaceCreateOptions.agentPoolId}. */
+    executionMode?: ExecutionMode;
+    /** Only with `executionMode: "agent"`: an agent pool of the organization (`apool-...`). */
+    agentPoolId?: string;
+    /** The application shown as having created the workspace (at most 256 characters). */
+    sourceName?: string;
+    /** A URL of that application. */
+    sourceUrl?: string;
+}
 
 /** What {@link Workspaces.list} takes. */
 export function workspaceListOptionsSchema() {
     return z.object({
-        /** 1-based page number; default 1. */
+        /** {@inheritDoc WorkspaceListOptions.pageNumber} */
         pageNumber: z.number().int().min(1, { error: "must be a whole number of at least 1" }).optional(),
-        /** Workspaces per page; default 20; the service answers at most 100. */
+        /** {@inheritDoc WorkspaceListOptions.pageSize} */
         pageSize: z.number().int().min(1, { error: "must be a whole number of at least 1" }).optional(),
-        /** Only workspaces whose name holds this text, in any case (`search[name]`). */
+        /** {@inheritDoc WorkspaceListOptions.search} */
         search: z.string({ error: "must be a string" }).optional(),
-        /** Only the workspaces of this project (`filter[project][id]`). */
+        /** {@inheritDoc WorkspaceListOptions.projectId} */
         projectId: idOptionRule("a project id").optional(),
-        /** `name` ascending or `-name` descending; default creation order. */
+        /** {@inheritDoc WorkspaceListOptions.sort} */
         sort: z.enum(["name", "-name"], { error: "must be 'name' or '-name'" }).optional(),
-        /** Only workspaces of projects bound to every one of these tags (key to value; `""` matches any value of the key). */
+        /** {@inheritDoc WorkspaceListOptions.tagged} */
         tagged: taggedOptionRule().optional(),
     });
 }
 
-/**
- * Options of {@link Workspaces.list}, inferred from {@link workspaceListOptionsSchema}.
- *
- * @interface
- */
-export type WorkspaceListOptions = z.input<ReturnType<typeof workspaceListOptionsSchema>>;
+/** Options of {@link Workspaces.list}, checked by {@link workspaceListOptionsSchema} before the request. */
+export interface WorkspaceListOptions {
+    /** 1-based page number; default 1. */
+    pageNumber?: number;
+    /** Workspaces per page; default 20; the service answers at most 100. */
+    pageSize?: number;
+    /** Only workspaces whose name holds this text, in any case (`search[name]`). */
+    search?: string;
+    /** Only the workspaces of this project (`filter[project][id]`). */
+    projectId?: string;
+    /** `name` ascending or `-name` descending; default creation order. */
+    sort?: "name" | "-name";
+    /** Only workspaces of projects bound to every one of these tags (key to value; `""` matches any value of the key). */
+    tagged?: Record<string, string>;
+}
 
 /** What {@link Workspaces.update} takes: the rules of `sdk/model`, checked before the request. Omitted fields stay as they are. */
 export function workspaceUpdateOptionsSchema() {
     return z.object({
-        /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
+        /** {@inheritDoc WorkspaceUpdateOptions.name} */
         name: workspaceNameRule().optional(),
-        /** At most 256 characters; `null` clears the description. */
+        /** {@inheritDoc WorkspaceUpdateOptions.description} */
         description: workspaceDescriptionRule().nullable().optional(),
-        /** Apply automatically after a successful plan. */
+        /** {@inheritDoc WorkspaceUpdateOptions.autoApply} */
         autoApply: booleanRule().optional(),
-        /** `agent` needs {@link WorkspaceUpdateOptions.agentPoolId}; `remote` forbids it. */
+        /** {@inheritDoc WorkspaceUpdateOptions.executionMode} */
         executionMode: executionModeRule().optional(),
-        /** An agent pool of the organization (`apool-...`) for `agent`; `null` with `remote`. */
+        /** {@inheritDoc WorkspaceUpdateOptions.agentPoolId} */
         agentPoolId: z.string({ error: "must be an agent pool id" }).nullable().optional(),
-        /** The application shown as having created the workspace; `null` clears it. */
+        /** {@inheritDoc WorkspaceUpdateOptions.sourceName} */
         sourceName: workspaceSourceNameRule().nullable().optional(),
-        /** A URL of that application; `null` clears it. */
+        /** {@inheritDoc WorkspaceUpdateOptions.sourceUrl} */
         sourceUrl: workspaceSourceUrlRule().nullable().optional(),
     });
 }
 
 /**
- * Options of {@link Workspaces.update}, inferred from {@link workspaceUpdateOptionsSchema}.
- *
- * @interface
+ * Options of {@link Workspaces.update}, checked by {@link workspaceUpdateOptionsSchema} before the request.
+ * Omitted fields stay as they are.
  */
-export type WorkspaceUpdateOptions = z.input<ReturnType<typeof workspaceUpdateOptionsSchema>>;
+export interface WorkspaceUpdateOptions {
+    /** A new name: 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
+    name?: string;
+    /** At most 256 characters; `null` clears the description. */
+    description?: string | null;
+    /** Apply automatically after a successful plan. */
+    autoApply?: boolean;
+    /** `agent` needs {@link WorkspaceUpdateOptions.agentPoolId}; `remote` forbids it. */
+    executionMode?: ExecutionMode;
+    /** An agent pool of the organization (`apool-...`) for `agent`; `null` with `remote`. */
+    agentPoolId?: string | null;
+    /** The application shown as having created the workspace (at most 256 characters); `null` clears it. */
+    sourceName?: string | null;
+    /** A URL of that application; `null` clears it. */
+    sourceUrl?: string | null;
+}
 
 // Built once: the module is loaded once per process and a schema is immutable (see `sdk/projects.ts`).
 const UPDATE_OPTIONS = workspaceUpdateOptionsSchema();

@@ -1,6 +1,6 @@
 /**
  * Loading what a request is about and authorizing it in one step: each function answers the row when the
- * caller may do that with it, and otherwise throws the 404 of `local-service.md` ("not found or
+ * caller may do that with it, and otherwise throws the local service's 404 ("not found or
  * unauthorized"), so a route never tells apart "does not exist" from "not yours". The rules themselves are
  * in `auth.ts`; this file only applies them to rows.
  */
@@ -52,7 +52,7 @@ export function updatableProject(db: Db, principal: Principal, id: string | unde
     return project;
 }
 
-/** A project the caller may move workspaces into (`maintain`); otherwise the 404 that api.md lists for a move. */
+/** A project the caller may move workspaces into (`maintain`); otherwise the 404 that the service's API lists for a move. */
 export function moveDestination(db: Db, principal: Principal, id: string | undefined): ProjectRow {
     const project = id === undefined ? undefined : findProject(db, id);
     if (!project || !projectPermissions(principal, project).canMoveWorkspaces) {
@@ -115,7 +115,7 @@ export function writableVariable(db: Db, principal: Principal, id: string | unde
 }
 
 /**
- * Refuses an organization token where `api.md` ("Authentication" 4) says a user or team token is required:
+ * Refuses an organization token where the service's API (its authentication rules) requires a user or team token:
  * enabling a module, changing its settings and creating a workspace from it. A 404 like every refusal, with
  * a detail that says why, so a caller does not hunt for a missing resource.
  */

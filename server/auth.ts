@@ -1,5 +1,5 @@
 /**
- * Authentication and authorization (`local-service.md` "Authorization").
+ * Authentication and authorization, by the local service's own rules.
  *
  * A bearer token resolves to a {@link Principal}: the organization it belongs to, what kind of token it is,
  * the teams it acts as, and those teams' organization-wide settings and project access. Every permission
@@ -84,7 +84,7 @@ export function authenticationChallenge(failure: AuthenticationFailure): string 
 }
 
 /**
- * The 401 of a failure: the exact body of `local-service.md` (`{"errors":[{"status":"401","title":
+ * The 401 of a failure: the local service's exact body (`{"errors":[{"status":"401","title":
  * "unauthorized"}]}`, the same for every failure, as the hosted service answers) with the reason in the
  * `WWW-Authenticate` header, where a client that wants it (the SDK's `WosAuthenticationError`) reads it.
  */
@@ -107,7 +107,7 @@ function refusedHeaderFailure(header: string | string[] | undefined): Authentica
 /**
  * Resolves the `Authorization` header to a principal. A token seen in the last {@link PRINCIPAL_TTL_MS}
  * resolves from memory ({@link PrincipalCache}): its lookups and access map were 15% of the CPU of a show.
- * @throws HttpError 401 (exact body of `local-service.md`, the reason in `WWW-Authenticate`: see
+ * @throws HttpError 401 (the local service's exact body, the reason in `WWW-Authenticate`: see
  * {@link unauthenticated}) for a missing, malformed or unknown token.
  */
 export function authenticate(db: Db, authorizationHeader: string | string[] | undefined): Principal {

@@ -1,6 +1,6 @@
 /**
  * JSON:API errors of the local service: one error class every handler throws, and the helpers that build
- * the error documents of `local-service.md` (401 exact body, 404 "not found or unauthorized", 422 with
+ * the local service's error documents (401 exact body, 404 "not found or unauthorized", 422 with
  * pointers and a detail a person can act on).
  */
 import type { z } from "zod";
@@ -54,7 +54,7 @@ export function httpError(status: number, detail?: string, extra: Partial<ErrorO
     return new HttpError(status, [error]);
 }
 
-/** 401 with exactly the body of `local-service.md`. */
+/** 401 with exactly the local service's body, the same for every failure. */
 export function unauthorized(): HttpError {
     return new HttpError(401, [{ status: "401", title: "unauthorized" }]);
 }
@@ -64,7 +64,7 @@ export function notFound(what: string): HttpError {
     return httpError(404, `${what} not found or you are not authorized to access it`);
 }
 
-/** 403: visible, but the caller may not do this (only where api.md lists 403). */
+/** 403: visible, but the caller may not do this (only where the service's API lists 403). */
 export function forbidden(detail: string): HttpError {
     return httpError(403, detail);
 }
@@ -114,7 +114,7 @@ export function validationFailed(problems: readonly Problem[], total: number = p
             detail:
                 `${more} more ${more === 1 ? "problem was" : "problems were"} found and not listed (an answer lists at most ` +
                 `${MAX_ERRORS_PER_ANSWER}); the first of them is at this pointer: fix the ones listed and send again`,
-            // A pointer on every 422 error, as local-service.md has it; the document's root when the caller only counted.
+            // A pointer on every 422 error, as the local service decided; the document's root when the caller only counted.
             source: { pointer: next === undefined ? "" : jsonPointer(next.path) },
         });
     }

@@ -1,5 +1,5 @@
 /**
- * Fault injection for tests (`local-service.md` "Fault injection"): `POST /_admin/faults` adds a rule,
+ * Fault injection for tests, a decision of the local service: `POST /_admin/faults` adds a rule,
  * `DELETE /_admin/faults` clears them, both with the admin token and only when one was configured.
  *
  * A rule matches requests by method and a regular expression on the URL path, `times` times. It can delay

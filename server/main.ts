@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `wos-server`: the local Workspace Organization Service on the command line (`local-service.md`
- * "Starting it"). Prints `wos-server listening on http://HOST:PORT` on stdout when ready; logs go to stderr.
+ * `wos-server`: the local Workspace Organization Service on the command line (`wos-server --help` lists
+ * its options). Prints `wos-server listening on http://HOST:PORT` on stdout when ready; logs go to stderr.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 /**
  * Rendering of every resource of the local service as JSON:API, in one place, so every endpoint answers
- * the same shape for the same resource (attribute sets per endpoint as `api.md` lists them).
+ * the same shape for the same resource (attribute sets per endpoint as the service's API lists them).
  */
 import type { Principal } from "./auth";
 import { effectiveAccess, permissionsAtLevel, projectPermissions } from "./auth";
@@ -20,7 +20,7 @@ import {
 
 const API = "/api/v2";
 
-/** Paths of resources (relative, as `api.md` shows links). */
+/** Paths of resources (relative, as the service's API shows links). */
 export const paths = {
     organization: (name: string) => `${API}/organizations/${encodeURIComponent(name)}`,
     project: (id: string) => `${API}/projects/${id}`,
@@ -240,8 +240,8 @@ export function renderVariable(variable: VariableRow) {
 }
 
 /**
- * A workspace with the attribute names of `api.md`. Attributes the local service does not model (runs,
- * state, assessments) carry the values of a workspace that never ran.
+ * A workspace with the attribute names of the service's API. Attributes the local service does not model
+ * (runs, state, assessments) carry the values of a workspace that never ran.
  */
 export function renderWorkspace(
     workspace: WorkspaceRow,

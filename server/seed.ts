@@ -1,6 +1,6 @@
 /**
  * Seed files: the organizations, teams, tokens, agent pools, registry modules, projects and workspaces a
- * local service starts with (format of `local-service.md` "Seed file"), their validation, and
+ * local service starts with (in the local service's own seed format), their validation, and
  * {@link applySeed}, which writes a seed idempotently.
  */
 import { z } from "zod";

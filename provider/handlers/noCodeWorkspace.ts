@@ -70,7 +70,7 @@ export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
 /** Default first delay between polls of an upgrade plan; `WOS_UPGRADE_POLL_MS` overrides it (a test knob). */
 export const DEFAULT_UPGRADE_POLL_MS = 1000;
 
-/** Longest delay between polls, as `package.md` says ("at most 10 s apart"). */
+/** Longest delay between polls, as the README promises ("at most 10 s apart"). */
 const MAX_UPGRADE_POLL_MS = 10_000;
 
 /** One var of the workspace as the program gives it: the SDK's {@link NoCodeWorkspaceVar}. */

@@ -9,39 +9,43 @@ import { z } from "zod";
 /** Media type of every request and response body. */
 export const JSON_API_MEDIA_TYPE = "application/vnd.api+json";
 
+// Each type the client answers is an interface that carries the TSDoc of its fields, because a type inferred
+// from a zod schema (or from the function that parses one) reaches the published `.d.ts` without the comments
+// written inside it, and an editor then shows nothing on hover. `tests/sdk/schemaTypes.test.ts` proves each
+// interface the very type that its schema's parse answers (`z.output`), so the two cannot drift apart.
+
 /**
- * One JSON:API error object: `status` (the HTTP status as a string), `title`, and optionally a `detail` a
- * person can act on and the `source` (`pointer` into the body, or the query `parameter`) it is about.
- * Unknown keys are dropped; a missing title reads as `""`.
+ * One JSON:API error object, whose fields {@link ErrorObject} describes: `status`, `title`, and optionally a
+ * `detail`, the `source` it is about and `meta`. Unknown keys are dropped; a missing title reads as `""`.
  */
 export function errorObjectSchema() {
     return z.object({
-        /** The HTTP status of the answer, as a string (`"422"`). */
         status: z.coerce.string(),
-        /** A short summary that is the same for every error of its kind (`"invalid attribute"`); `""` when absent. */
         title: z.string().default(""),
-        /** What is wrong, in words a person can act on. */
         detail: z.string().optional(),
-        /** What the error is about in the request. */
-        source: z
-            .object({
-                /** A JSON pointer into the request body (`/data/attributes/name`). */
-                pointer: z.string().optional(),
-                /** The query parameter (`page[size]`). */
-                parameter: z.string().optional(),
-            })
-            .optional(),
-        /** Anything else the service says about the error. */
+        source: z.object({ pointer: z.string().optional(), parameter: z.string().optional() }).optional(),
         meta: z.record(z.string(), z.unknown()).optional(),
     });
 }
 
-/**
- * One JSON:API error object as the service returns it: what `errorObjectSchema` parses.
- *
- * @interface
- */
-export type ErrorObject = z.output<ReturnType<typeof errorObjectSchema>>;
+/** One JSON:API error object as the service returns it: what `errorObjectSchema` parses. */
+export interface ErrorObject {
+    /** The HTTP status of the answer, as a string (`"422"`). */
+    status: string;
+    /** A short summary that is the same for every error of its kind (`"invalid attribute"`); `""` when absent. */
+    title: string;
+    /** What is wrong, in words a person can act on. */
+    detail?: string;
+    /** What the error is about in the request. */
+    source?: {
+        /** A JSON pointer into the request body (`/data/attributes/name`). */
+        pointer?: string;
+        /** The query parameter (`page[size]`). */
+        parameter?: string;
+    };
+    /** Anything else the service says about the error. */
+    meta?: Record<string, unknown>;
+}
 
 /** `{ "errors": [...] }`. */
 export function errorDocumentSchema() {
@@ -60,28 +64,30 @@ export function toOneRelationshipSchema() {
     });
 }
 
-/** `links` of a list response: absolute URLs; prev/next null when absent. */
+/** `links` of a list response ({@link ListLinks}): absolute URLs; prev/next null when absent. */
 export function listLinksSchema() {
     return z.object({
-        /** This page. */
         self: z.string(),
-        /** The first page. */
         first: z.string(),
-        /** The page before; `null` on the first page. */
         prev: z.string().nullable(),
-        /** The page after; `null` on the last page. */
         next: z.string().nullable(),
-        /** The last page. */
         last: z.string(),
     });
 }
 
-/**
- * `links` of a list answer (absolute URLs), as `listLinksSchema` parses them.
- *
- * @interface
- */
-export type ListLinks = z.output<ReturnType<typeof listLinksSchema>>;
+/** `links` of a list answer (absolute URLs), as `listLinksSchema` parses them. */
+export interface ListLinks {
+    /** This page. */
+    self: string;
+    /** The first page. */
+    first: string;
+    /** The page before; `null` on the first page. */
+    prev: string | null;
+    /** The page after; `null` on the last page. */
+    next: string | null;
+    /** The last page. */
+    last: string;
+}
 
 /** `meta.pagination` of a list response. */
 export function paginationSchema() {
@@ -95,27 +101,30 @@ export function paginationSchema() {
     });
 }
 
-/**
- * Pagination in client terms: what `paginationFromWire` makes of the list answer's `meta.pagination`.
- *
- * @interface
- */
-export type Pagination = ReturnType<typeof paginationFromWire>;
+/** Pagination in client terms: what `paginationFromWire` makes of the list answer's `meta.pagination`. */
+export interface Pagination {
+    /** The number of this page, from 1. */
+    currentPage: number;
+    /** Items per page. */
+    pageSize: number;
+    /** The page before; `null` on the first page. */
+    prevPage: number | null;
+    /** The page after; `null` on the last page. */
+    nextPage: number | null;
+    /** How many pages there are. */
+    totalPages: number;
+    /** How many items there are on all pages. */
+    totalCount: number;
+}
 
 /** {@link Pagination} from `meta.pagination` ({@link paginationSchema}); page numbers are 1-based. */
 export function paginationFromWire(wire: z.output<ReturnType<typeof paginationSchema>>) {
     return {
-        /** The number of this page, from 1. */
         currentPage: wire["current-page"],
-        /** Items per page. */
         pageSize: wire["page-size"],
-        /** The page before; `null` on the first page. */
         prevPage: wire["prev-page"],
-        /** The page after; `null` on the last page. */
         nextPage: wire["next-page"],
-        /** How many pages there are. */
         totalPages: wire["total-pages"],
-        /** How many items there are on all pages. */
         totalCount: wire["total-count"],
     };
 }
@@ -133,28 +142,43 @@ export function countedListDocumentSchema<T extends z.ZodType, C extends z.ZodTy
     });
 }
 
-/** `meta.status-counts` of a counted list, optional (an answer without it is not refused). */
+/** `meta.status-counts` of a counted list ({@link StatusCounts}), optional (an answer without it is not refused). */
 export function statusCountsSchema() {
-    return z
-        .object({
-            /** Items of the organization that the caller sees. */
-            total: z.number(),
-            /** Those of them that the filters kept. */
-            matching: z.number(),
-        })
-        .optional();
+    return z.object({ total: z.number(), matching: z.number() }).optional();
 }
 
 /**
  * The counts of a counted list in client terms.
  *
- * @interface
+ * @inline
  */
-export type StatusCounts = { total: number; matching: number };
+export interface StatusCounts {
+    /** Items of the organization that the caller sees. */
+    total: number;
+    /** Those of them that the filters kept. */
+    matching: number;
+}
 
 /**
- * A page of a counted list ({@link countedListDocumentSchema}) in client terms, each item made by `fromWire`:
- * the items, {@link Pagination}, the links, and `statusCounts` when the answer had them.
+ * A page of a counted list in client terms: the items, {@link Pagination}, the links, and `statusCounts`
+ * when the answer had them.
+ *
+ * @inline
+ */
+export interface CountedPage<Item> {
+    /** The items of this page. */
+    items: Item[];
+    /** Where this page is among all of them, and how many there are. */
+    pagination: Pagination;
+    /** Absolute URLs of this, the first, previous, next and last page; `prev`/`next` are `null` at the ends. */
+    links: ListLinks;
+    /** `total`: items of the organization the caller sees; `matching`: those the filters kept. */
+    statusCounts?: StatusCounts;
+}
+
+/**
+ * A page of a counted list ({@link countedListDocumentSchema}) in client terms ({@link CountedPage}), each item
+ * made by `fromWire`.
  */
 export function countedPageFromWire<W, T>(
     document: { data: W[]; links: ListLinks; meta: { "status-counts"?: StatusCounts; pagination: z.output<ReturnType<typeof paginationSchema>> } },
@@ -162,21 +186,10 @@ export function countedPageFromWire<W, T>(
 ) {
     const statusCounts = document.meta["status-counts"];
     return {
-        /** The items of this page. */
         items: document.data.map(fromWire),
-        /** Where this page is among all of them, and how many there are. */
         pagination: paginationFromWire(document.meta.pagination),
-        /** Absolute URLs of this, the first, previous, next and last page; `prev`/`next` are `null` at the ends. */
         links: document.links,
-        ...(statusCounts !== undefined && {
-            /** `total`: items of the organization the caller sees; `matching`: those the filters kept. */
-            statusCounts: {
-                /** Items of the organization that the caller sees. */
-                total: statusCounts.total,
-                /** Those of them that the filters kept. */
-                matching: statusCounts.matching,
-            },
-        }),
+        ...(statusCounts !== undefined && { statusCounts }),
     };
 }
 

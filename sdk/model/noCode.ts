@@ -1,9 +1,9 @@
 /**
- * No-code provisioning (`api.md` "No-code provisioning"): no-code modules and their variable-options sets,
+ * No-code provisioning (the API's No-code provisioning endpoints): no-code modules and their variable-options sets,
  * workspaces created from a no-code module, and workspace upgrades (a plan, then a confirm).
  *
  * Request schemas accept what the official public clients send (go-tfe 1.111, pytfe 1.5), which is wider
- * than `api.md` in a few places: the module relationship typed `registry-module` or `registry-modules`, a
+ * than the service's API in a few places: the module relationship typed `registry-module` or `registry-modules`, a
  * workspace body typed `workspaces` or `no-code-module-workspace`, `auto_apply` or `auto-apply`, a project
  * typed `project` or `projects`, variable options given as strings, numbers or booleans (kept as their
  * text), and vars items with empty `description` / `version-id` strings.
@@ -91,7 +91,7 @@ export function workspaceVarListProblems(vars: readonly { key: string; category:
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 
-/** `relationships.registry-module` of a no-code module write: `registry-module` (api.md) or `registry-modules`. */
+/** `relationships.registry-module` of a no-code module write: `registry-module` (the API's) or `registry-modules`. */
 export function registryModuleRelationshipSchema() {
     return z.object({
         data: z.object({
@@ -213,12 +213,12 @@ export function noCodeWorkspaceVarsRelationshipSchema() {
     return z.object({ data: z.array(noCodeWorkspaceVarInputSchema(), { error: "must be a list of vars" }) });
 }
 
-/** `data.type` of a no-code workspace create or upgrade: `workspaces` (api.md) or `no-code-module-workspace` (go-tfe). */
+/** `data.type` of a no-code workspace create or upgrade: `workspaces` (the API's) or `no-code-module-workspace` (go-tfe). */
 function noCodeWorkspaceTypeRule() {
     return z.enum(["workspaces", "no-code-module-workspace"], { error: "must be 'workspaces'" });
 }
 
-/** Body of `POST /no-code-modules/:id/workspaces`. `auto_apply` (api.md) and `auto-apply` (go-tfe) both work. */
+/** Body of `POST /no-code-modules/:id/workspaces`. `auto_apply` (the API's) and `auto-apply` (go-tfe) both work. */
 export function createNoCodeWorkspaceRequestSchema() {
     return z.object({
         data: z.object({
@@ -350,6 +350,27 @@ export function noCodeModuleDocumentSchema() {
         });
 }
 
+// An interface carries the TSDoc of the fields, which a type inferred from the parsing function would not
+// carry into the published `.d.ts` (see `jsonapi.ts`).
+
+/** A no-code module in client terms: what `noCodeModuleDocumentSchema` makes of a no-code module answer. */
+export interface NoCodeModule {
+    /** `nocode-...` */
+    id: string;
+    /** Whether workspaces may be made from the module. */
+    enabled: boolean;
+    /** The module version no-code workflows use. */
+    versionPin: string;
+    /** The organization's name; `""` when the answer does not name it. */
+    organization: string;
+    /** `mod-...`; `""` when the answer does not name it. */
+    registryModuleId: string;
+    /** Ids of the module's variable-options sets (`ncvaropt-...`), always present. */
+    variableOptionIds: string[];
+    /** The sets themselves, in relationship order, when the read included them (`include: ["variable-options"]`). */
+    variableOptions: VariableOptions[];
+}
+
 /** {@link NoCodeModule} from its wire shape and the variable-options sets that were included, by id. */
 export function noCodeModuleFromWire(
     wire: z.output<ReturnType<typeof noCodeModuleResourceSchema>>,
@@ -358,32 +379,18 @@ export function noCodeModuleFromWire(
     const relationships = wire.relationships;
     const optionIds = (relationships?.["variable-options"]?.data ?? []).map((item) => item.id);
     return {
-        /** `nocode-...` */
         id: wire.id,
-        /** Whether workspaces may be made from the module. */
         enabled: wire.attributes.enabled ?? false,
-        /** The module version no-code workflows use. */
         versionPin: wire.attributes["version-pin"] ?? "",
-        /** The organization's name; `""` when the answer does not name it. */
         organization: relationships?.organization?.data?.id ?? "",
-        /** `mod-...`; `""` when the answer does not name it. */
         registryModuleId: relationships?.["registry-module"]?.data?.id ?? "",
-        /** Ids of the module's variable-options sets (`ncvaropt-...`), always present. */
         variableOptionIds: optionIds,
-        /** The sets themselves, in relationship order, when the read included them (`include: ["variable-options"]`). */
         variableOptions: optionIds.map((id) => includedSetsById.get(id)).filter((set): set is VariableOptions => set !== undefined),
     };
 }
 
 /**
- * A no-code module in client terms: what `noCodeModuleDocumentSchema` makes of a no-code module answer.
- *
- * @interface
- */
-export type NoCodeModule = ReturnType<typeof noCodeModuleFromWire>;
-
-/**
- * Statuses of a workspace upgrade run. `api.md` lists the first six; `errored`, `discarded`, `canceled` and
+ * Statuses of a workspace upgrade run. The service's API lists the first six; `errored`, `discarded`, `canceled` and
  * `applied` are the run's other ends (a failed plan; a plan superseded by a newer upgrade; a cancel; a
  * confirmed plan).
  */
@@ -422,40 +429,41 @@ export function workspaceUpgradeResourceSchema() {
 /** A workspace-upgrade document parsed into client terms ({@link WorkspaceUpgrade}). */
 export function workspaceUpgradeSchema() {
     return workspaceUpgradeResourceSchema().transform((wire) => ({
-        /** `run-...` */
         id: wire.id,
-        /**
-         * `pending`, `fetching`, `planning` (in progress); `planned`, `cost_estimated` (to confirm);
-         * `planned_and_finished` (nothing to change); `errored`, `discarded`, `canceled`, `applied`; or a
-         * status this client does not know yet.
-         */
         status: wire.attributes.status,
-        /** The plan's run page. */
         planUrl: wire.attributes["plan-url"] ?? "",
-        /** `ws-...`; `""` when the answer does not name it. */
         workspaceId: wire.relationships?.workspace?.data?.id ?? "",
     }));
 }
 
-/**
- * A workspace upgrade (a run) in client terms: what `workspaceUpgradeSchema` makes of an upgrade answer.
- *
- * @interface
- */
-export type WorkspaceUpgrade = z.output<ReturnType<typeof workspaceUpgradeSchema>>;
+/** A workspace upgrade (a run) in client terms: what `workspaceUpgradeSchema` makes of an upgrade answer. */
+export interface WorkspaceUpgrade {
+    /** `run-...` */
+    id: string;
+    /**
+     * `pending`, `fetching`, `planning` (in progress); `planned`, `cost_estimated` (to confirm);
+     * `planned_and_finished` (nothing to change); `errored`, `discarded`, `canceled`, `applied`; or a
+     * status this client does not know yet.
+     */
+    status: string;
+    /** The plan's run page; `""` when the answer has none. */
+    planUrl: string;
+    /** `ws-...`; `""` when the answer does not name it. */
+    workspaceId: string;
+}
 
 /** A var of a no-code workspace create or upgrade, in client terms. */
 export interface NoCodeWorkspaceVar {
-    /** The variable's name; an `infra` key must be a variable of the module. */
+    /** The variable's name, 1 to 128 characters; for `infra`, a variable of the module's pinned version. */
     key: string;
-    /** Default `""`. */
+    /** Default `""`; one of the options when the module has a set for this variable. */
     value?: string;
     /** `infra` (a module variable) or `env` (an environment variable of the runs). */
     category: VariableCategory;
     /** At most 512 characters. */
     description?: string;
-    /** Default false. */
+    /** Evaluate the value as configuration-language code; default false. */
     hcl?: boolean;
-    /** Default false. */
+    /** Write-only once written; default false. */
     sensitive?: boolean;
 }

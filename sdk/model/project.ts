@@ -10,7 +10,7 @@ import {
     tagKeyRule,
     tagValueRule,
 } from "./rules";
-import { countedListDocumentSchema, countedPageFromWire, statusCountsSchema, toOneRelationshipSchema } from "./jsonapi";
+import { countedListDocumentSchema, countedPageFromWire, statusCountsSchema, toOneRelationshipSchema, type CountedPage } from "./jsonapi";
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests
@@ -166,12 +166,38 @@ export function projectSchema() {
     return projectResourceSchema().transform(projectFromWire);
 }
 
-/**
- * A project in client terms: what `projectSchema` makes of a project resource.
- *
- * @interface
- */
-export type Project = z.output<ReturnType<typeof projectSchema>>;
+// Each type the client answers is an interface that carries the TSDoc of its fields, which a type inferred
+// from the parsing function would not carry into the published `.d.ts` (see `jsonapi.ts`).
+
+/** A project in client terms: what `projectSchema` makes of a project resource. */
+export interface Project {
+    /** `prj-...` */
+    id: string;
+    /** The project's name, unique in its organization (case-insensitive). */
+    name: string;
+    /** The description; `null` when none is set. */
+    description: string | null;
+    /** The caller's own permissions on the project; each one only where the answer carries it. */
+    permissions: {
+        /** Whether the caller may update the project and its tag bindings. */
+        canUpdate?: boolean;
+        /** Whether the caller may delete the project. */
+        canDestroy?: boolean;
+        /** Whether the caller may create workspaces in the project. */
+        canCreateWorkspace?: boolean;
+    };
+    /**
+     * Inactivity after which the project's workspaces are destroyed (`14d`, `12h`). Only `show` returns it;
+     * absent means the answer did not say, `null` that none is set.
+     */
+    autoDestroyActivityDuration?: string | null;
+    /** How many workspaces the project holds. Returned by update, list and show. */
+    workspaceCount?: number;
+    /** How many teams have access to the project. Returned by update, list and show. */
+    teamCount?: number;
+    /** The organization's name. */
+    organization?: string;
+}
 
 /**
  * {@link Project} from the wire shape of {@link projectResourceSchema}. Attributes that only some answers
@@ -184,48 +210,19 @@ export function projectFromWire(wire: z.output<ReturnType<typeof projectResource
     const teamCount = attributes["team-count"];
     const organization = wire.relationships?.organization?.data?.id;
     const permissions = attributes.permissions ?? {};
-    // Each optional field sits inside its spread, with its TSDoc there: that is where the type takes it from.
     return {
-        /** `prj-...` */
         id: wire.id,
-        /** The project's name, unique in its organization (case-insensitive). */
         name: attributes.name,
-        /** The description; `null` when none is set. */
         description: attributes.description ?? null,
-        /** The caller's own permissions on the project; each one only where the answer carries it. */
         permissions: {
-            ...(permissions["can-update"] !== undefined && {
-                /** Whether the caller may update the project and its tag bindings. */
-                canUpdate: permissions["can-update"],
-            }),
-            ...(permissions["can-destroy"] !== undefined && {
-                /** Whether the caller may delete the project. */
-                canDestroy: permissions["can-destroy"],
-            }),
-            ...(permissions["can-create-workspace"] !== undefined && {
-                /** Whether the caller may create workspaces in the project. */
-                canCreateWorkspace: permissions["can-create-workspace"],
-            }),
+            ...(permissions["can-update"] !== undefined && { canUpdate: permissions["can-update"] }),
+            ...(permissions["can-destroy"] !== undefined && { canDestroy: permissions["can-destroy"] }),
+            ...(permissions["can-create-workspace"] !== undefined && { canCreateWorkspace: permissions["can-create-workspace"] }),
         },
-        ...(duration !== undefined && {
-            /**
-             * Inactivity after which the project's workspaces are destroyed (`14d`, `12h`). Only `show` returns
-             * it; absent means the answer did not say, `null` that none is set.
-             */
-            autoDestroyActivityDuration: duration,
-        }),
-        ...(workspaceCount !== undefined && {
-            /** How many workspaces the project holds. Returned by update, list and show. */
-            workspaceCount,
-        }),
-        ...(teamCount !== undefined && {
-            /** How many teams have access to the project. Returned by update, list and show. */
-            teamCount,
-        }),
-        ...(organization !== undefined && {
-            /** The organization's name. */
-            organization,
-        }),
+        ...(duration !== undefined && { autoDestroyActivityDuration: duration }),
+        ...(workspaceCount !== undefined && { workspaceCount }),
+        ...(teamCount !== undefined && { teamCount }),
+        ...(organization !== undefined && { organization }),
     };
 }
 
@@ -239,12 +236,8 @@ export function projectListSchema() {
     return projectListDocumentSchema().transform((document) => countedPageFromWire(document, projectFromWire));
 }
 
-/**
- * One page of projects: what `projectListSchema` makes of a list answer.
- *
- * @interface
- */
-export type ProjectList = z.output<ReturnType<typeof projectListSchema>>;
+/** One page of projects: what `projectListSchema` makes of a list answer. */
+export interface ProjectList extends CountedPage<Project> {}
 
 /** Wire shape of a tag binding (id only in the update response, created-at only in lists). */
 export function tagBindingResourceSchema() {
@@ -278,12 +271,17 @@ export function effectiveTagBindingSchema() {
     return effectiveTagBindingResourceSchema().transform(tagBindingFromWire);
 }
 
-/**
- * A tag binding in client terms: what `tagBindingSchema` makes of a tag-binding resource.
- *
- * @interface
- */
-export type TagBinding = z.output<ReturnType<typeof tagBindingSchema>>;
+/** A tag binding in client terms: what `tagBindingSchema` makes of a tag-binding resource. */
+export interface TagBinding {
+    /** `tb-...`; only the answer of `PATCH /projects/:id/tag-bindings` carries it. */
+    id?: string;
+    /** The tag's key. */
+    key: string;
+    /** The tag's value; `""` when it has none. */
+    value: string;
+    /** When the binding was made, ISO 8601; only the list answers carry it. */
+    createdAt?: string;
+}
 
 /**
  * {@link TagBinding} from the wire shape of {@link tagBindingResourceSchema} (or of
@@ -292,17 +290,9 @@ export type TagBinding = z.output<ReturnType<typeof tagBindingSchema>>;
 export function tagBindingFromWire(wire: Omit<z.output<ReturnType<typeof tagBindingResourceSchema>>, "type">) {
     const createdAt = wire.attributes["created-at"];
     return {
-        ...(wire.id !== undefined && {
-            /** `tb-...`; only the answer of `PATCH /projects/:id/tag-bindings` carries it. */
-            id: wire.id,
-        }),
-        /** The tag's key. */
+        ...(wire.id !== undefined && { id: wire.id }),
         key: wire.attributes.key,
-        /** The tag's value; `""` when it has none. */
         value: wire.attributes.value ?? "",
-        ...(createdAt !== undefined && {
-            /** When the binding was made, ISO 8601; only the list answers carry it. */
-            createdAt,
-        }),
+        ...(createdAt !== undefined && { createdAt }),
     };
 }

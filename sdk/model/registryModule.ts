@@ -30,25 +30,31 @@ export function registryModuleResourceSchema() {
 /** A registry module resource parsed into client terms ({@link RegistryModule}). */
 export function registryModuleSchema() {
     return registryModuleResourceSchema().transform((wire) => ({
-        /** `mod-...` */
         id: wire.id,
-        /** The module's name (`bucket`). */
         name: wire.attributes.name,
-        /** The module's provider (`aws`). */
         provider: wire.attributes.provider,
-        /** The organization's name: the relationship's, else the namespace (the same on the local service). */
         organization: wire.relationships?.organization?.data?.id ?? wire.attributes.namespace ?? "",
-        /** Whether the module meets the no-code design requirements (a no-code module may enable it). */
         noCodeReady: wire.attributes["no-code"] ?? false,
-        /** The no-code modules (`nocode-...`) that enable it: none or one. */
         noCodeModuleIds: (wire.relationships?.["no-code-modules"]?.data ?? []).map((item) => item.id),
     }));
 }
 
-/**
- * A registry module in client terms: what `registryModuleSchema` makes of a registry module resource.
- *
- * @interface
- */
-export type RegistryModule = z.output<ReturnType<typeof registryModuleSchema>>;
+// An interface carries the TSDoc of the fields, which a type inferred from the schema would not carry into
+// the published `.d.ts` (see `jsonapi.ts`).
+
+/** A registry module in client terms: what `registryModuleSchema` makes of a registry module resource. */
+export interface RegistryModule {
+    /** `mod-...` */
+    id: string;
+    /** The module's name (`bucket`). */
+    name: string;
+    /** The module's provider (`aws`). */
+    provider: string;
+    /** The organization's name: the relationship's, else the namespace (the same on the local service). */
+    organization: string;
+    /** Whether the module meets the no-code design requirements (a no-code module may enable it). */
+    noCodeReady: boolean;
+    /** The no-code modules (`nocode-...`) that enable it: none or one. */
+    noCodeModuleIds: string[];
+}
 

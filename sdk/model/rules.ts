@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 
-/** Limits of `api.md` and `local-service.md`, in one place so README, tests and rules agree. */
+/** Limits of the service's API and of the local service's own decisions, in one place so README, tests and rules agree. */
 export const LIMITS = {
     projectNameMin: 3,
     projectNameMax: 40,
@@ -20,7 +20,7 @@ export const LIMITS = {
     tagValueMax: 256,
     variableKeyMax: 128,
     variableDescriptionMax: 512,
-    /** Chosen by us (api.md is silent): large enough for any real HCL or JSON value, small enough to refuse abuse. */
+    /** Chosen by us (the API sets no limit): large enough for any real HCL or JSON value, small enough to refuse abuse. */
     variableValueMax: 256 * 1024,
     workspaceNameMin: 1,
     workspaceNameMax: 90,
@@ -200,7 +200,7 @@ export function idRule(prefix: string) {
 
 /** One tag of a set, as a key and a value. */
 export interface Tag {
-    /** The key: 1 to 128 characters of letters, digits and `_ . = + - @ :`. */
+    /** The key: 1 to 128 characters of letters, digits and `_ . = + - @ :`; not starting with `hc:` or `hcp:`. */
     key: string;
     /** The value: at most 256 of the same characters; may be empty. */
     value: string;

@@ -94,33 +94,47 @@ export function variableSchema() {
     return variableResourceSchema().transform(variableFromWire);
 }
 
-/**
- * A variable in client terms: what `variableSchema` makes of a variable resource.
- *
- * @interface
- */
-export type Variable = z.output<ReturnType<typeof variableSchema>>;
+// An interface carries the TSDoc of the fields, which a type inferred from the parsing function would not
+// carry into the published `.d.ts` (see `jsonapi.ts`).
 
-/** {@link Variable} from the wire shape of {@link variableResourceSchema}, with the defaults of `api.md`. */
+/** A variable in client terms: what `variableSchema` makes of a variable resource. */
+export interface Variable {
+    /** `var-...` */
+    id: string;
+    /** The name of the variable, unique in its workspace and category. */
+    key: string;
+    /** The value (`""` when the answer has none); `null` when the variable is sensitive: the service never returns it. */
+    value: string | null;
+    /** The description; `null` when none is set. */
+    description: string | null;
+    /** `infra` (an input variable of the configuration) or `env` (an environment variable of its runs). */
+    category: VariableCategory;
+    /** Whether the value is HCL rather than a plain string; false when the answer does not say. */
+    hcl: boolean;
+    /**
+     * Whether the value is write-only: never answered again, and the variable never made plain again; false
+     * when the answer does not say.
+     */
+    sensitive: boolean;
+    /** The owning workspace (`ws-...`); `""` when the answer does not name it. */
+    workspaceId: string;
+}
+
+/**
+ * {@link Variable} from the wire shape of {@link variableResourceSchema}, with the API's defaults for what
+ * an answer leaves out.
+ */
 export function variableFromWire(wire: z.output<ReturnType<typeof variableResourceSchema>>) {
     const attributes = wire.attributes;
     const sensitive = attributes.sensitive ?? false;
     return {
-        /** `var-...` */
         id: wire.id,
-        /** The name of the variable, unique in its workspace and category. */
         key: attributes.key,
-        /** `null` when the variable is sensitive: the service never returns it. */
         value: sensitive ? null : (attributes.value ?? ""),
-        /** The description; `null` when none is set. */
         description: attributes.description ?? null,
-        /** `infra` (an input variable of the configuration) or `env` (an environment variable of its runs). */
         category: attributes.category as VariableCategory,
-        /** Whether the value is HCL rather than a plain string. */
         hcl: attributes.hcl ?? false,
-        /** Whether the value is write-only: never answered again, and the variable never made plain again. */
         sensitive,
-        /** The owning workspace (`ws-...`); `""` when the answer does not name it. */
         workspaceId: wire.relationships?.configurable?.data?.id ?? "",
     };
 }

@@ -1,6 +1,6 @@
 /**
- * Workspaces: the `GET`/`PATCH`/`DELETE /workspaces/:id` endpoints the hosted service offers beside
- * `api.md`, and the workspace resource every workspace response carries.
+ * Workspaces: the `GET`/`PATCH`/`DELETE /workspaces/:id` endpoints, which the hosted service offers though the
+ * service's API does not list them, and the workspace resource every workspace response carries.
  */
 import { z } from "zod";
 import {
@@ -12,7 +12,7 @@ import {
     workspaceSourceUrlRule,
     type ExecutionMode,
 } from "./rules";
-import { countedListDocumentSchema, countedPageFromWire, statusCountsSchema, toOneRelationshipSchema } from "./jsonapi";
+import { countedListDocumentSchema, countedPageFromWire, statusCountsSchema, toOneRelationshipSchema, type CountedPage } from "./jsonapi";
 
 /**
  * Attributes of the hosted service's workspace update that a workspace here does not hold as settings. Each
@@ -110,8 +110,8 @@ function hostedWorkspaceAttributes() {
 }
 
 /**
- * The relationships of a hosted workspace write: `project` (`projects`, or `project` as `api.md` spells it
- * for no-code workspaces) and `tag-bindings` (which must be empty: tags are bound to projects here).
+ * The relationships of a hosted workspace write: `project` (`projects`, or `project` as the service's API
+ * spells it for no-code workspaces) and `tag-bindings` (which must be empty: tags are bound to projects here).
  */
 function hostedWorkspaceRelationships() {
     return z
@@ -214,49 +214,65 @@ export function workspaceSchema() {
     return workspaceResourceSchema().transform(workspaceFromWire);
 }
 
-/**
- * A workspace in client terms: what `workspaceSchema` makes of a workspace resource.
- *
- * @interface
- */
-export type Workspace = z.output<ReturnType<typeof workspaceSchema>>;
+// An interface carries the TSDoc of the fields, which a type inferred from the parsing function would not
+// carry into the published `.d.ts` (see `jsonapi.ts`).
+
+/** A workspace in client terms: what `workspaceSchema` makes of a workspace resource. */
+export interface Workspace {
+    /** `ws-...` */
+    id: string;
+    /** The workspace's name, unique in its organization. */
+    name: string;
+    /** The description; `null` when none is set. */
+    description: string | null;
+    /** Whether a successful plan is applied without a confirm. */
+    autoApply: boolean;
+    /** Where its runs execute: `remote` (on the service) or `agent` (on {@link Workspace.agentPoolId}). */
+    executionMode: ExecutionMode;
+    /** Set when {@link Workspace.executionMode} is `agent`. */
+    agentPoolId: string | null;
+    /** How the workspace was made: `tfe-api` (the API or a seed) or `tfe-module` (a no-code module); `null` when the answer does not say. */
+    source: string | null;
+    /** The application shown as having made the workspace; `null` when none. */
+    sourceName: string | null;
+    /** A URL of that application; `null` when none. */
+    sourceUrl: string | null;
+    /** The no-code module the workspace was created from, if any. */
+    sourceModuleId: string | null;
+    /** Whether its no-code module has a newer version than the one the workspace runs (an upgrade is possible). */
+    noCodeUpgradeAvailable: boolean;
+    /** The no-code module version (`nocodever-...`) the workspace runs; `null` for a workspace not made from one. */
+    noCodeModuleVersionId: string | null;
+    /** `prj-...`; `""` when the answer does not name it. */
+    projectId: string;
+    /** The organization's name; `""` when the answer does not name it. */
+    organization: string;
+    /** The names of the workspace's own tags (a workspace's effective tags are its project's). */
+    tagNames: string[];
+    /** Inactivity after which the workspace is destroyed (`14d`, `12h`); `null` when none. */
+    autoDestroyActivityDuration: string | null;
+}
 
 /** {@link Workspace} from the wire shape of {@link workspaceResourceSchema}; what the answer leaves out reads as its default. */
 export function workspaceFromWire(wire: z.output<ReturnType<typeof workspaceResourceSchema>>) {
     const attributes = wire.attributes;
     const relationships = wire.relationships;
     return {
-        /** `ws-...` */
         id: wire.id,
-        /** The workspace's name, unique in its organization. */
         name: attributes.name,
-        /** The description; `null` when none is set. */
         description: attributes.description ?? null,
-        /** Whether a successful plan is applied without a confirm. */
         autoApply: attributes["auto-apply"] ?? false,
-        /** Where its runs execute: `remote` (on the service) or `agent` (on {@link Workspace.agentPoolId}). */
         executionMode: (attributes["execution-mode"] ?? "remote") as ExecutionMode,
-        /** Set when {@link Workspace.executionMode} is `agent`. */
         agentPoolId: relationships?.["agent-pool"]?.data?.id ?? null,
-        /** How the workspace was made: `tfe-api` (the API or a seed) or `tfe-module` (a no-code module); `null` when the answer does not say. */
         source: attributes.source ?? null,
-        /** The application shown as having made the workspace; `null` when none. */
         sourceName: attributes["source-name"] ?? null,
-        /** A URL of that application; `null` when none. */
         sourceUrl: attributes["source-url"] ?? null,
-        /** The no-code module the workspace was created from, if any. */
         sourceModuleId: attributes["source-module-id"] ?? null,
-        /** Whether its no-code module has a newer version than the one the workspace runs (an upgrade is possible). */
         noCodeUpgradeAvailable: attributes["no-code-upgrade-available"] ?? false,
-        /** The no-code module version (`nocodever-...`) the workspace runs; `null` for a workspace not made from one. */
         noCodeModuleVersionId: relationships?.["no-code-module-version"]?.data?.id ?? null,
-        /** `prj-...`; `""` when the answer does not name it. */
         projectId: relationships?.project?.data?.id ?? "",
-        /** The organization's name; `""` when the answer does not name it. */
         organization: relationships?.organization?.data?.id ?? "",
-        /** The names of the workspace's own tags (a workspace's effective tags are its project's). */
         tagNames: attributes["tag-names"] ?? [],
-        /** Inactivity after which the workspace is destroyed (`14d`, `12h`); `null` when none. */
         autoDestroyActivityDuration: attributes["auto-destroy-activity-duration"] ?? null,
     };
 }
@@ -273,9 +289,5 @@ export function workspaceListSchema() {
     return workspaceListDocumentSchema().transform((document) => countedPageFromWire(document, workspaceFromWire));
 }
 
-/**
- * One page of workspaces: what `workspaceListSchema` makes of a list answer.
- *
- * @interface
- */
-export type WorkspaceList = z.output<ReturnType<typeof workspaceListSchema>>;
+/** One page of workspaces: what `workspaceListSchema` makes of a list answer. */
+export interface WorkspaceList extends CountedPage<Workspace> {}

@@ -1,12 +1,12 @@
 /**
- * No-code modules (`api.md` "No-code provisioning" with the decisions of `local-service.md`): enable a
+ * No-code modules (the API's No-code provisioning endpoints, with the local service's own decisions): enable a
  * registry module for no-code provisioning with its variable-options sets, read it (the sets included on
  * `include=variable_options`), change its settings, delete it; and `GET /registry-modules/:id`, through
  * which a client finds the no-code module made from a registry module after losing a create's answer.
  *
  * Every change of version pin, registry module or the content of the sets makes a new no-code module
  * version (the module's current one); workspaces on an older one report an upgrade available. Changing the
- * settings needs owners or manage modules, and never an organization token (`api.md` "Authentication" 4);
+ * settings needs owners or manage modules, and never an organization token (the API's authentication rules);
  * any token of the organization may read.
  */
 import type { FastifyInstance } from "fastify";
@@ -48,7 +48,7 @@ type CreateData = z.output<ReturnType<typeof createNoCodeModuleRequestSchema>>["
 type UpdateData = z.output<ReturnType<typeof updateNoCodeModuleRequestSchema>>["data"];
 type OptionItems = z.output<ReturnType<typeof variableOptionsRelationshipSchema>>["data"];
 
-/** The values `include` accepts: `variable_options` (api.md) and `variable-options` (what go-tfe sends). */
+/** The values `include` accepts: `variable_options` (the API's) and `variable-options` (what go-tfe sends). */
 const INCLUDE_VALUES = ["variable_options", "variable-options"];
 
 const MODULE_POINTER = ["data", "relationships", "registry-module", "data", "id"] as const;

@@ -1,6 +1,6 @@
 /**
- * Workspaces made from a no-code module, and their upgrades (`api.md` "No-code provisioning" with the
- * decisions of `local-service.md` "Upgrade"): create a workspace from a module; start an upgrade (a plan
+ * Workspaces made from a no-code module, and their upgrades (the API's No-code provisioning endpoints, with
+ * the local service's own decisions on upgrades): create a workspace from a module; start an upgrade (a plan
  * run towards the module's current version and new var values), read it, confirm it.
  *
  * A run's status is derived from the time on every read, never moved by a timer: one step every
@@ -75,7 +75,7 @@ export function registerNoCodeWorkspaceRoutes(api: FastifyInstance, { db, option
         });
     });
 
-    // An organization token may start, read and confirm upgrades: api.md refuses it only for the three above.
+    // An organization token may start, read and confirm upgrades: the API refuses it only for the three above.
     api.post<Params>("/no-code-modules/:id/workspaces/:workspace/upgrade", async (request) => {
         const principal = principalOf(request);
         return writeTransaction(db, () => {
@@ -177,7 +177,7 @@ function createNoCodeWorkspace(db: Db, module: NoCodeModuleRow, project: Project
         projectId: project.id,
         name: attributes.name,
         description: attributes.description ?? "",
-        // `auto-apply` is go-tfe's spelling, `auto_apply` api.md's.
+        // `auto-apply` is go-tfe's spelling, `auto_apply` the API's.
         autoApply: attributes["auto-apply"] ?? attributes.auto_apply ?? false,
         executionMode: mode,
         agentPoolId,
@@ -330,7 +330,7 @@ function varProblems(db: Db, module: NoCodeModuleRow, items: VarItems, existing:
  * The values a var item writes. For a var the workspace already has (`existing`, same key and category), an
  * attribute left out keeps its value, as `PATCH /vars` does: pytfe leaves out every attribute it was not
  * given, and an upgrade that only sets a new value must not make a sensitive var plain or drop its
- * description. A new var takes the defaults of `api.md`.
+ * description. A new var takes the API's defaults.
  */
 function varValues(item: VarItems[number], existing?: VariableRow): VariableValues {
     const attributes = item.attributes;

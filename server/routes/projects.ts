@@ -1,7 +1,7 @@
 /**
- * Projects, their tag bindings, and moving workspaces between them (`api.md` "Projects" with the decisions
- * of `local-service.md`). Each handler: authorize, parse with the `sdk/model` schema, one transaction, render;
- * the rules that need the database are the functions below the routes.
+ * Projects, their tag bindings, and moving workspaces between them (the API's Projects endpoints, with the
+ * local service's own decisions). Each handler: authorize, parse with the `sdk/model` schema, one
+ * transaction, render; the rules that need the database are the functions below the routes.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {

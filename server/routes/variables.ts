@@ -1,6 +1,6 @@
 /**
- * The deprecated standalone variables interface `/vars` (`api.md` "Variables" with the decisions of
- * `local-service.md`): create (relationship or deprecated filter body), list (linked filters), update,
+ * The deprecated standalone variables interface `/vars` (the API's Variables endpoints, with the local
+ * service's own decisions): create (relationship or deprecated filter body), list (linked filters), update,
  * delete. A sensitive value is never answered; reading needs `read` on the project, writing `write`.
  */
 import type { FastifyInstance } from "fastify";

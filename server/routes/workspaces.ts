@@ -1,6 +1,6 @@
 /**
- * Workspaces beyond `api.md`, as on the hosted service: `POST /organizations/:org/workspaces` (create, in the
- * project named or the organization's `Default Project`), `GET /organizations/:org/workspaces` (the list,
+ * Workspaces beyond the service's API, as on the hosted service: `POST /organizations/:org/workspaces`
+ * (create, in the project named or the organization's `Default Project`), `GET /organizations/:org/workspaces` (the list,
  * filtered and paged in SQL), `GET`, `PATCH` (name, description, auto-apply, execution settings, source, and
  * `relationships.project`, which moves the workspace) and `DELETE /workspaces/:id`, `GET
  * /organizations/:org/workspaces/:name`, and the workspace's effective tag bindings (its project's). Reading

@@ -8,7 +8,7 @@ import { killCliAlone, killProcesses, waitForOutput, type RunningCommand } from 
 import { exampleStack, type ExampleStack } from "./exampleLifecycle";
 import type { CliTestService } from "./localService";
 
-/** Statuses of a run that has not ended (`local-service.md`, "Upgrade"). */
+/** Statuses of a run that has not ended (the local service's upgrade runs). */
 const UNFINISHED = ["pending", "fetching", "planning", "planned", "cost_estimated"];
 const WORKSPACES = { assets: "assets-prod", logs: "logs-prod" } as const;
 

@@ -1,7 +1,7 @@
 /**
- * The field rules of `sdk/model/rules.ts`, called directly: each rule at the literal limits of `api.md` and
- * `local-service.md` (never computed from `LIMITS`, the constant under test), and the exact words of each
- * refusal. The service words zod's own type errors itself ("must be a string"), so the words a rule gives
+ * The field rules of `sdk/model/rules.ts`, called directly: each rule at the literal limits of the service's
+ * API and of the local service's decisions (never computed from `LIMITS`, the constant under test), and the
+ * exact words of each refusal. The service words zod's own type errors itself ("must be a string"), so the words a rule gives
  * for a value of the wrong type only show here and in a provider's `check`, which reports them as they are.
  */
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
  * The client's reading of a variable resource (`sdk/model/variable.ts` `variableSchema`), called directly
- * with wire documents: the defaults of `api.md` for what an answer leaves out, and a sensitive value never read.
+ * with wire documents: the API's defaults for what an answer leaves out, and a sensitive value never read.
  */
 import { variableSchema } from "../../sdk/model/variable";
 

@@ -1,5 +1,5 @@
 /**
- * `variables.list` and `variables.read`: `api.md` lists variables by workspace name only, so the
+ * `variables.list` and `variables.read`: the service's API lists variables by workspace name only, so the
  * client keeps the names of the workspaces it has read and lists by a kept name at once (one request
  * instead of two, issue 6 Scale). A kept name is only trusted when the answer proves it still belongs to the
  * workspace; these tests rename workspaces behind the client's back (over raw HTTP) and prove that it never

@@ -1,6 +1,6 @@
 /**
- * A 401 says why over raw HTTP, without echoing the token: the body stays exactly the one of
- * `local-service.md` (`{"errors":[{"status":"401","title":"unauthorized"}]}`) for every failure, and the
+ * A 401 says why over raw HTTP, without echoing the token: the body stays exactly the local service's
+ * (`{"errors":[{"status":"401","title":"unauthorized"}]}`) for every failure, and the
  * reason is in `WWW-Authenticate` (RFC 6750 section 3): `Bearer realm="wos"` alone when no token was sent
  * (section 3.1), else `error="invalid_token"` with a description of "not a bearer token" or "unknown token".
  */

@@ -1,5 +1,5 @@
 /**
- * The authorization matrix of `local-service.md`: 401 (exact body) for a missing, malformed or unknown
+ * The authorization matrix of the local service: 401 (exact body) for a missing, malformed or unknown
  * token; 404 for anything of another organization; and for each kind of caller (owners team and user,
  * manageProjects team, organization token, a team at each project-access level, a team without access, a
  * user on two teams) what it can and cannot do: project create/update/delete, list visibility, the
@@ -413,7 +413,7 @@ describe("who may delete a project", () => {
     });
 });
 
-describe("who may move, update and delete workspaces: maintain, not write (local-service.md: read < write < maintain < admin)", () => {
+describe("who may move, update and delete workspaces: maintain, not write (the local service: read < write < maintain < admin)", () => {
     let server: TestServer;
     let ids: AcmeProjectIds;
 

@@ -1,5 +1,5 @@
 /**
- * Contract, over raw HTTP, of what the official public clients need of the service beyond `api.md` (issue 6
+ * Contract, over raw HTTP, of what the official public clients need of the service beyond its API (issue 6
  * section 1; the clients themselves run in tests/compat/publicClients.test.ts):
  *
  * - `PATCH /workspaces/:id` with `relationships.project` (go-tfe's only way to move a workspace) moves it

@@ -1,5 +1,5 @@
 /**
- * Fault injection (`local-service.md`, tests only): `POST /_admin/faults` with the admin token adds a rule,
+ * Fault injection (the local service's, for tests only): `POST /_admin/faults` with the admin token adds a rule,
  * `DELETE /_admin/faults` clears them. `status` answers that status instead, `times` counts matching
  * requests down, `delayMs` delays the answer, `reset` drops the connection, `afterCommit` does the work and
  * then fails the answer. Without an admin token there is no `/_admin`.

@@ -18,7 +18,7 @@ export interface Target {
 /** Media type of every JSON:API request. */
 export const JSON_API = "application/vnd.api+json";
 
-/** The exact 401 body of `local-service.md`. */
+/** The exact 401 body of the local service. */
 export const UNAUTHORIZED_BODY = { errors: [{ status: "401", title: "unauthorized" }] };
 
 /** The four projects of organization `acme` in the test seed, in creation order. */
@@ -528,7 +528,7 @@ export function variableOptionItems(sets: readonly VariableOptionsSpec[]): unkno
 /** What a no-code module write says; everything left out is left out of the body. */
 export interface NoCodeModuleSpec {
     registryModuleId?: string;
-    /** `registry-module` (api.md, the default) or `registry-modules` (what go-tfe sends). */
+    /** `registry-module` (the API's, the default) or `registry-modules` (what go-tfe sends). */
     registryModuleType?: string;
     versionPin?: string;
     enabled?: boolean;
@@ -571,7 +571,7 @@ export interface NoCodeWorkspaceSpec {
     vars?: readonly Record<string, unknown>[];
     /** `data.type`: `workspaces` (default) or `no-code-module-workspace`. */
     type?: string;
-    /** Project relationship type: `project` (default, api.md) or `projects`. */
+    /** Project relationship type: `project` (default, the API's) or `projects`. */
     projectType?: string;
 }
 

@@ -1,6 +1,6 @@
 /**
- * The authorization matrix of the no-code endpoints (`api.md` "Authentication" 4, `local-service.md`
- * "Authorization"): 401 with the exact body for a missing, malformed or unknown token; 404 for anything of
+ * The authorization matrix of the no-code endpoints (the API's authentication rules, the local service's
+ * authorization): 401 with the exact body for a missing, malformed or unknown token; 404 for anything of
  * another organization; and for each kind of caller what it may and may not do: manage no-code modules
  * (owners or manageModules, never an organization token), read them (any token of the organization), create
  * workspaces from them (maintain or more on the project, owners or manageProjects; never an organization

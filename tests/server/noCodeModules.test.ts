@@ -1,7 +1,7 @@
 /**
- * Contract of the no-code module endpoints (`api.md` "No-code provisioning", `local-service.md` "No-code
- * modules", "PATCH /no-code-modules/:id with variable-options", "No-code versions"): create with its defaults
- * and every rule, read with `include`, update (the options list as the whole desired set, judged on the
+ * Contract of the no-code module endpoints (the API's No-code provisioning endpoints, and the local service's
+ * decisions on no-code modules, on `PATCH /no-code-modules/:id` with variable-options and on no-code
+ * versions): create with its defaults and every rule, read with `include`, update (the options list as the whole desired set, judged on the
  * resulting sets), a change of registry module, delete; which changes make a new no-code version (seen as
  * `no-code-upgrade-available` on a workspace made before them); and `GET /registry-modules/:id`.
  *

@@ -1,7 +1,7 @@
 /**
- * Contract of the workspace upgrade (`api.md` "No-code provisioning", "States and transitions";
- * `local-service.md` "Upgrade", "Fault injection"): initiate, read, confirm, driven by the run's state
- * machine (one step every `planStepMs`: pending -> fetching -> planning -> planned, cost_estimated after it
+ * Contract of the workspace upgrade (the API's No-code provisioning endpoints and their states and
+ * transitions; the local service's decisions on upgrades and its fault injection): initiate, read, confirm,
+ * driven by the run's state machine (one step every `planStepMs`: pending -> fetching -> planning -> planned, cost_estimated after it
  * where the organization has cost estimation, planned_and_finished when nothing changes, errored through a
  * `planOutcome` fault), the 409 cases, the discard of an unconfirmed plan, and the core promise: nothing
  * changes on the workspace before the confirm, and the confirm applies the vars and the no-code version

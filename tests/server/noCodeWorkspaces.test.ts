@@ -1,8 +1,8 @@
 /**
- * Contract of `POST /no-code-modules/:id/workspaces` (`api.md` "No-code provisioning", `local-service.md`
- * "Workspace from a no-code module"): the workspace document with every attribute and relationship `api.md`
- * lists and honest values (`source` `tfe-module`, `source-module-id`, the `no-code-module-version`
- * relationship, the caller's own permissions), the vars it creates, the project's duration inherited, every
+ * Contract of `POST /no-code-modules/:id/workspaces` (the API's No-code provisioning endpoints, and the local
+ * service's decisions on a workspace from a no-code module): the workspace document with every attribute and
+ * relationship the API lists and honest values (`source` `tfe-module`, `source-module-id`, the
+ * `no-code-module-version` relationship, the caller's own permissions), the vars it creates, the project's duration inherited, every
  * rule with nothing written on refusal; and `GET /organizations/:org/workspaces/:name`.
  */
 import { TOKENS, WORKSPACES } from "../support/seed";
@@ -46,7 +46,7 @@ withNoCodeServer((value) => {
 
 const VARS = "/data/relationships/vars";
 
-/** Every attribute `api.md` lists for the workspace returned by no-code workspace creation. */
+/** Every attribute the service's API lists for the workspace returned by no-code workspace creation. */
 const WORKSPACE_ATTRIBUTES = [
     "allow-destroy-plan", "auto-apply", "auto-destroy-at", "auto-destroy-status", "created-at", "environment", "locked",
     "name", "queue-all-runs", "speculative-enabled", "structured-run-output-enabled", "infra-version", "working-directory",
@@ -57,7 +57,7 @@ const WORKSPACE_ATTRIBUTES = [
     "source-module-id", "no-code-upgrade-available", "tag-names", "setting-overwrites", "actions", "permissions",
 ] as const;
 
-/** Every permission `api.md` lists. */
+/** Every permission the service's API lists. */
 const PERMISSIONS = [
     "can-update", "can-destroy", "can-queue-run", "can-read-variable", "can-update-variable", "can-read-state-versions",
     "can-read-state-outputs", "can-create-state-versions", "can-queue-apply", "can-lock", "can-unlock",
@@ -65,7 +65,7 @@ const PERMISSIONS = [
     "can-manage-assessments", "can-manage-ephemeral-workspaces", "can-read-assessment-results", "can-queue-destroy",
 ] as const;
 
-/** Every relationship `api.md` lists. */
+/** Every relationship the service's API lists. */
 const RELATIONSHIPS = [
     "organization", "current-run", "latest-run", "outputs", "remote-state-consumers", "current-state-version",
     "current-configuration-version", "agent-pool", "readme", "project", "current-assessment-result",
@@ -111,7 +111,7 @@ function sortedIds(items: readonly { id: string }[]): string[] {
 }
 
 describe("the workspace document", () => {
-    test("has every attribute and relationship api.md lists, with honest values; GET /workspaces/:id answers the same", async () => {
+    test("has every attribute and relationship the API lists, with honest values; GET /workspaces/:id answers the same", async () => {
         const registryModuleId = started.registryModule();
         const module = await createNoCodeModule(started.server, { enabled: true, registryModuleId });
         const name = uniqueWorkspaceName("full");

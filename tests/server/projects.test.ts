@@ -1,5 +1,5 @@
 /**
- * Contract of project create, show, update and delete (`api.md` Projects, `local-service.md` decisions):
+ * Contract of project create, show, update and delete (the API's Projects endpoints, the local service's decisions):
  * statuses, the attribute set each endpoint returns, every name/description/duration rule, case-insensitive
  * uniqueness, and the 409 cases of delete. Every refusal is followed by a read-back proving nothing changed.
  */
@@ -21,7 +21,7 @@ import {
     type Client,
 } from "./helpers";
 
-/** Attributes every project response carries (`api.md`: `permissions.can-update` in all of them). */
+/** Attributes every project response carries (the API: `permissions.can-update` in all of them). */
 function expectProjectCore(data: any, name: string): void {
     expect(data.type).toBe("projects");
     expect(data.id).toMatch(/^prj-/);
@@ -47,7 +47,7 @@ function expectProjectFull(data: any, name: string): void {
 }
 
 /**
- * The attribute set of each answer, exactly (`api.md`): create answers name, description and can-update;
+ * The attribute set of each answer, exactly (as the API lists them): create answers name, description and can-update;
  * update and list add the counts and all three permissions; show adds auto-destroy-activity-duration.
  */
 const ATTRIBUTE_SETS = {

@@ -1,5 +1,5 @@
 /**
- * Rate limiting (`local-service.md`): `--rate-limit N` requests per token and second; over it, 429 with the
+ * Rate limiting (a decision of the local service): `--rate-limit N` requests per token and second; over it, 429 with the
  * hosted service's body and `X-RateLimit-Limit` / `X-RateLimit-Reset` (seconds). `GET /ping` carries
  * `X-RateLimit-Limit`. With 0 (the default) there is no limit.
  *

@@ -1,5 +1,5 @@
 /**
- * Every 404 of `local-service.md` ("not found or unauthorized") says what was not found and what the caller
+ * Every 404 of the local service ("not found or unauthorized") says what was not found and what the caller
  * was not authorized to do with it, so a person can tell which thing and which permission to check: one
  * request per refusal of `server/access.ts`, each the refusal of a thing that exists (but is not the
  * caller's to see or change) or does not exist at all, with nothing written.

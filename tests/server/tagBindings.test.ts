@@ -97,7 +97,7 @@ describe("GET /projects/:id/tag-bindings", () => {
 });
 
 describe("GET /projects/:id/effective-tag-bindings", () => {
-    test("answers the same result set as tag-bindings (api.md), as items of the hosted type effective-tag-bindings", async () => {
+    test("answers the same result set as tag-bindings (as the API says), as items of the hosted type effective-tag-bindings", async () => {
         const id = await projectWithTags([
             { key: "a", value: "1" },
             { key: "b", value: "2" },
@@ -260,7 +260,7 @@ describe("tag rules: accepted boundaries", () => {
 });
 
 /**
- * Each rule of `local-service.md` ("Tag rules"), as a list of tags that breaks it and where the error points
+ * Each tag rule of the local service, as a list of tags that breaks it and where the error points
  * relative to the list (`/<index>/...`) or at the list itself (`null`: any pointer under the list).
  */
 const BROKEN_TAG_SETS: [string, TagInput[], string | null][] = [

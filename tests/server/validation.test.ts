@@ -1,5 +1,5 @@
 /**
- * Request validation across every write endpoint of this slice (`local-service.md`: a body that is not JSON
+ * Request validation across every write endpoint of this slice (the local service's rules: a body that is not JSON
  * or has no `data` is 400; a wrong `data.type` is 422 at `/data/type`; other problems 422 with pointers;
  * never a 500) and, for every refusal, proof that nothing was written.
  */
@@ -176,8 +176,8 @@ describe("422 with pointers: oversized values", () => {
         ["a project name of 1000 characters", "POST", "/organizations/acme/projects", projectDocument({ name: "n".repeat(1000) }), "/data/attributes/name"],
         ["a project description of 10000 characters", "POST", "/organizations/acme/projects", projectDocument({ name: "Big Description", description: "d".repeat(10_000) }), "/data/attributes/description"],
         ["a tag value of 5000 characters", "PATCH", "TAGS", { data: [{ type: "tag-bindings", attributes: { key: "k", value: "v".repeat(5000) } }] }, "/data/0/attributes/value"],
-        // Boundaries as the spec's numbers, never from LIMITS (the constant under test): api.md, a key of at most
-        // 128 characters; the README, a value of at most 256 KiB (262144 characters; api.md's 256 is widened).
+        // Boundaries as the API's numbers, never from LIMITS (the constant under test): the API, a key of at most
+        // 128 characters; the README, a value of at most 256 KiB (262144 characters; the API's 256 is widened).
         ["a variable key of 129 characters", "POST", "/vars", variableDocument(WORKSPACES.appsLegacy, { key: "K".repeat(129), category: "env" }), "/data/attributes/key"],
         ["a variable value of 262145 characters", "POST", "/vars", variableDocument(WORKSPACES.appsLegacy, { key: "HUGE_VALUE", value: "v".repeat(262_145), category: "env" }), "/data/attributes/value"],
         ["a variable key of 129 characters in an update", "PATCH", "VAR", { data: { type: "vars", attributes: { key: "P".repeat(129) } } }, "/data/attributes/key"],
@@ -239,7 +239,7 @@ describe("422 with pointers: text that is not valid Unicode", () => {
 });
 
 describe("media type", () => {
-    // api.md: JSON:API style; local-service.md: where silent, do what the hosted service does, and it
+    // The API: JSON:API style; the local service: where the API is silent, do what the hosted service does, and it
     // answers every document as application/vnd.api+json.
     test.each([
         ["a project list", "GET", "/organizations/acme/projects", undefined, 200],

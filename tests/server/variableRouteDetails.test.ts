@@ -194,7 +194,7 @@ describe("PATCH /vars/:id with a null value", () => {
 });
 
 describe("version-id", () => {
-    // Not in api.md: the local service's version id is 16 letters and digits, at create and after each update.
+    // Not in the service's API: the local service's version id is 16 letters and digits, at create and after each update.
     const VERSION_ID = /^[A-Za-z0-9]{16}$/;
 
     test("an update gives a new version id of the same form as the create's", async () => {

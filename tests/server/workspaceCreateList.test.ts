@@ -119,7 +119,7 @@ describe("POST /organizations/:organization/workspaces", () => {
         expect(await workspaceCount(server, ids["Default Project"])).toBe(before + 1);
     });
 
-    test("accepts the project relationship typed 'projects' (go-tfe) and 'project' (api.md's no-code spelling)", async () => {
+    test("accepts the project relationship typed 'projects' (go-tfe) and 'project' (the API's no-code spelling)", async () => {
         for (const type of ["projects", "project"]) {
             const response = await owners.post(CREATE, createDocument({ name: uniqueName(type) }, { id: ids.Staging, type }));
             expectStatus(response, 201);

@@ -1,6 +1,6 @@
 /**
  * Contract of `GET`, `PATCH` and `DELETE /workspaces/:id` (the hosted service's workspace endpoints that
- * `local-service.md` adds for seeded workspaces), the project's auto-destroy duration reaching its
+ * the local service adds for seeded workspaces), the project's auto-destroy duration reaching its
  * workspaces, and `GET /ping`.
  */
 import { startTestServer, type TestServer } from "../support/server";

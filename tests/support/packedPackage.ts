@@ -5,7 +5,7 @@
  * kit) and the workspace `server/`, `@pulumi-wos/server` (the local service). Each is unpacked into a
  * temporary directory's `node_modules`, and the dependencies (and peers) its `package.json` declares are
  * linked from the repository's own `node_modules`. Only the published files run, a dependency missing from a
- * `package.json` fails to resolve, and nothing is installed or compiled again (see engine-notes.md). Three
+ * `package.json` fails to resolve, and nothing is installed or compiled again. Three
  * such directories are made from the same two tarballs:
  *
  * - `program`: a Pulumi program with `pulumi-wos` and `@pulumi-wos/server` (a project that uses the testing

@@ -85,7 +85,7 @@ export function networkVersions() {
     ];
 }
 
-/** The seed file, in the format of `local-service.md`. */
+/** The seed file, in the local service's seed format. */
 export function testSeed(): SeedFile {
     return {
         organizations: [

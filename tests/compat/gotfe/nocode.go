@@ -67,7 +67,7 @@ type noCodePlan struct {
 	DeadlineMs     int            `json:"deadlineMs"`
 }
 
-// inProgress are the upgrade statuses a poll waits through (local-service.md's state machine).
+// inProgress are the upgrade statuses a poll waits through (the local service's state machine).
 var inProgress = map[string]bool{"pending": true, "fetching": true, "planning": true}
 
 // runID takes the run id out of an upgrade's plan URL: go-tfe's WorkspaceUpgrade decodes no id, and the

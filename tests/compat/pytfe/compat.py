@@ -45,7 +45,7 @@ from pytfe.models import (
 from pytfe.models.variable import CategoryType
 from pytfe.models.workspace import ExecutionMode
 
-# The upgrade statuses a poll waits through (local-service.md's state machine).
+# The upgrade statuses a poll waits through (the local service's state machine).
 IN_PROGRESS = {"pending", "fetching", "planning"}
 
 
