@@ -6,7 +6,8 @@
  *
  * Areas (`BENCH_AREAS`, comma-separated; default all, in this order):
  * - `list`: the project list at growing sizes (`bench/scale.ts`);
- * - `throughput`: requests a second of a show and a list page beside a bare Fastify route (`bench/scale.ts`);
+ * - `throughput`: requests a second of a show and a list page beside a bare Fastify route, by autocannon
+ *   (`bench/scale.ts`, `bench/loadGenerator.ts`);
  * - `statement`: the search's SQL statement timed inside the service's request and in a warm loop, in this
  *   process (`bench/searchStatement.ts`): why the search sits close to its floor target;
  * - `sdk`: an SDK create beside the same requests over plain keep-alive HTTP (`bench/sdk.ts`);
@@ -20,8 +21,9 @@
  * Sizes: `BENCH_SCALES` (list sizes, default `1000,10000,100000`), `BENCH_THROUGHPUT_SCALES` (default the
  * smallest list size), `BENCH_LIST_SAMPLES` (400), `BENCH_LIST_WARMUP` (500: requests of each list shape
  * sent first and not counted), `BENCH_LIST_BUDGET_MS` (30000: the most one list figure may take once it has
- * 20 samples), `BENCH_CONNECTIONS` (8), `BENCH_LOAD_MS` (3000 of each side), `BENCH_LOAD_WINDOWS` (6), `BENCH_SDK_CREATES`
- * (1000, half by each client), `BENCH_SDK_WARMUP` (5000 of each, not counted), `BENCH_PROVIDER_RESOURCES` (1000 of each kind), `BENCH_PROVIDER_BLOCK` (100), `BENCH_PROVIDER_IN_FLIGHT` (10),
+ * 20 samples), `BENCH_CONNECTIONS` (10), `BENCH_LOAD_MS` (3000 of each side), `BENCH_LOAD_WINDOWS` (6),
+ * `BENCH_MORE_CONNECTIONS` (4 times `BENCH_CONNECTIONS`) and `BENCH_MORE_GENERATORS` (2: the more-client loads
+ * of the bare route), `BENCH_SDK_CREATES` (1000, half by each client), `BENCH_SDK_WARMUP` (5000 of each, not counted), `BENCH_PROVIDER_RESOURCES` (1000 of each kind), `BENCH_PROVIDER_BLOCK` (100), `BENCH_PROVIDER_IN_FLIGHT` (10),
  * `BENCH_STATEMENT_SIZE` (10000), `BENCH_STATEMENT_SAMPLES` (3000), `BENCH_PROJECTS` (1000), `BENCH_VARIABLES`
  * (500), `BENCH_UPGRADES` (5), `BENCH_CLI_PROJECTS` (200), `BENCH_CLI_ROUNDS` (2). A quick run:
  * `BENCH_SCALES=1000,10000 BENCH_PROVIDER_RESOURCES=100 BENCH_LIST_SAMPLES=50 npm run bench`.
@@ -68,7 +70,9 @@ async function main(): Promise<void> {
     if (sizes.some((size) => !Number.isInteger(size) || size < 100)) throw new Error("BENCH_SCALES: whole numbers of at least 100");
     const throughputSizes = envList("BENCH_THROUGHPUT_SCALES", [String(Math.min(...sizes))]).map(Number);
     const started = Date.now();
-    console.log(`# wos benchmarks: ${areas.join(", ")}; node ${process.version}, ${os.cpus().length} cores, ${new Date().toISOString()}`);
+    // The load average says how idle the machine was: every figure moves with what else runs on it.
+    const load = os.loadavg().map((value) => value.toFixed(2)).join(" ");
+    console.log(`# wos benchmarks: ${areas.join(", ")}; node ${process.version}, ${os.cpus().length} cores, load average ${load}, ${new Date().toISOString()}`);
 
     if (picked("list") || picked("throughput")) {
         await benchScale({ sizes: picked("list") ? sizes : [], list: picked("list"), throughputSizes: picked("throughput") ? throughputSizes : [] });

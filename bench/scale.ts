@@ -10,8 +10,9 @@
  *   from the smallest to the largest size; the service's resident memory after the measurements, and peak;
  * - `q` with `sort=name`, a middle page, beside the same page and counts read straight from SQLite (with the
  *   substring index when the schema has one: a trigram FTS5 table over project names);
- * - `GET /projects/:id` and a list page of 20, requests a second on N keep-alive connections, beside a bare
- *   Fastify route answering the same bytes on the same number of connections.
+ * - `GET /projects/:id` and a list page of 20, requests a second by autocannon (in a process of its own) on
+ *   N keep-alive connections, beside a bare Fastify route answering the same bytes to the same load, and
+ *   the bare route again with more client capacity, to show that the floor is not bound by its client.
  *
  * The list's latencies are taken by the wire-level client (`WireClient`: request bytes written once, answers
  * read only as far as their framing), in blocks alternating with blocks of the floor; the search is printed
@@ -34,7 +35,6 @@ import {
     TOKEN,
     HttpClient,
     alternatingLoad,
-    cpuTimeMs,
     createDatabase,
     envNumber,
     growProjects,
@@ -47,10 +47,12 @@ import {
     reportLimit,
     residentMemory,
     startScript,
+    startLoadGenerator,
     startServerProcess,
     wireLatencies,
     writeSeed,
     WireClient,
+    type LoadGenerator,
     type ServerProcess,
 } from "./support";
 
@@ -378,13 +380,27 @@ async function bareRouteLatencies(answer: { headers: Record<string, unknown>; bo
  * on cold caches (the list's latency blocks skip their first requests for the same reason).
  */
 const WINDOW_WARMUP_MS = 100;
+/** Load on each side before its windows, not counted: the service's request path is not compiled yet. */
+const LOAD_WARMUP_MS = 500;
+/**
+ * How much more the floor may make with more client capacity and still be called not bound by its client:
+ * two runs of one figure on this machine differ by about this much.
+ */
+const CLIENT_BOUND_TOLERANCE = 0.1;
 
 /**
  * Requests a second of `GET /projects/:id` and of the first list page of 20, each beside the bare route
- * serving the bytes the service answered, on the same number of keep-alive connections for the same time.
+ * serving the bytes the service answered, on the same connections of the same load generator for the same
+ * time, and the process's CPU a request of each. In the same windows the bare route is also loaded with more
+ * client capacity, more connections from one generator and more generator processes: a floor is only the
+ * best the floor can do if more client gives it no more requests a second, and the line after each figure
+ * says whether that held. (Not pipelining: it would change the bare route's work, one read for several
+ * requests, not only the client's.)
  */
 async function throughputFigures(server: ServerProcess): Promise<void> {
-    const connections = envNumber("BENCH_CONNECTIONS", 8);
+    const connections = envNumber("BENCH_CONNECTIONS", 10);
+    const moreConnections = envNumber("BENCH_MORE_CONNECTIONS", connections * 4);
+    const moreGenerators = Math.max(2, envNumber("BENCH_MORE_GENERATORS", 2));
     const durationMs = envNumber("BENCH_LOAD_MS", 3000);
     const windows = Math.max(1, envNumber("BENCH_LOAD_WINDOWS", 6));
     const apiUrl = `${server.url}/api/v2`;
@@ -403,43 +419,63 @@ async function throughputFigures(server: ServerProcess): Promise<void> {
     });
     fs.writeFileSync(routesFile, JSON.stringify([route(showPath, show), route(FIRST_PAGE_PATH, page)]));
     const bare = await startScript(path.join(__dirname, "bareRoute.js"), [routesFile]);
+    const generators: LoadGenerator[] = [];
     try {
+        for (let i = 0; i < moreGenerators; i++) generators.push(startLoadGenerator());
+        const floorSide = { baseUrl: `${bare.url}/api/v2`, pid: bare.child.pid!, generators: 1, connections };
+        const moreClient = [
+            { side: { ...floorSide, connections: moreConnections }, name: `1 autocannon process of ${moreConnections} connections` },
+            { side: { ...floorSide, generators: moreGenerators }, name: `${moreGenerators} autocannon processes of ${connections} connections each` },
+        ];
+        const sides = [{ ...floorSide, baseUrl: apiUrl, pid: server.pid }, floorSide, ...moreClient.map((more) => more.side)];
         console.log(
-            `(requests a second on ${connections} keep-alive connections, ${durationMs} ms of each side in ${windows} windows taking turns with the floor, after 500 ms of each and the first ${WINDOW_WARMUP_MS} ms of every window not counted; the median window's)`,
+            `(requests a second by autocannon, in a process of its own, on ${connections} keep-alive connections; the bare route also by ` +
+                `${moreClient.map((more) => more.name).join(" and by ")}; ${durationMs} ms of each in ${windows} windows taking turns, ` +
+                `after ${LOAD_WARMUP_MS} ms of each and the first ${WINDOW_WARMUP_MS} ms of every window not counted; the median window's)`,
         );
         for (const [name, requestPath, target] of [
             [`GET /projects/:id (${show.body.length} bytes)`, showPath, TARGETS.showVsBare],
             [`list page of 20 (${page.body.length} bytes)`, FIRST_PAGE_PATH, TARGETS.listVsBare],
         ] as const) {
-            // Each process is idle while the other side runs, so its CPU time over the whole load is its own sides'.
-            const cpuBefore = [cpuTimeMs(server.pid), cpuTimeMs(bare.child.pid!)];
-            const [ours, floor] = await alternatingLoad({
-                baseUrls: [apiUrl, `${bare.url}/api/v2`],
-                token: TOKEN,
-                method: "GET",
+            const [ours, floor, ...floorMore] = await alternatingLoad({
+                sides,
+                generators,
                 path: requestPath,
-                connections,
+                // The bare route ignores the headers, but reads their bytes as the service does.
+                headers: { accept: "application/vnd.api+json", authorization: `Bearer ${TOKEN}` },
                 durationMs,
                 windows,
-                warmupMs: 500,
+                warmupMs: LOAD_WARMUP_MS,
                 windowWarmupMs: WINDOW_WARMUP_MS,
             });
+            const shortName = name.split(" (")[0];
             reportBeside(name, ours!.requestsPerSecond, "bare Fastify route, same bytes", floor!.requestsPerSecond, "req/s", {
                 ratio: target,
                 higherIsBetter: true,
             });
             reportEachRatio("window", ours!.windows, floor!.windows);
-            const cpuPerRequest = (pid: number, before: number, sent: number) => ((cpuTimeMs(pid) - before) * 1000) / sent;
-            reportBeside(
-                `${name.split(" (")[0]}, the process's CPU a request`,
-                cpuPerRequest(server.pid, cpuBefore[0]!, ours!.sent),
-                "the bare route's",
-                cpuPerRequest(bare.child.pid!, cpuBefore[1]!, floor!.sent),
-                "µs",
+            reportBeside(`${shortName}, the process's CPU a request`, ours!.cpuPerRequestUs, "the bare route's", floor!.cpuPerRequestUs, "µs");
+            for (const [index, more] of moreClient.entries()) {
+                reportBeside(`${shortName}, the bare route by ${more.name}`, floorMore[index]!.requestsPerSecond, "the floor above", floor!.requestsPerSecond, "req/s");
+            }
+            const gain = Math.max(...floorMore.map((figures) => figures.requestsPerSecond)) / floor!.requestsPerSecond - 1;
+            const verdict =
+                gain <= CLIENT_BOUND_TOLERANCE
+                    ? `held: more client capacity gave the bare route ${gain >= 0.005 ? `at most ${percent(gain)} more` : "no more"} (limit ${percent(CLIENT_BOUND_TOLERANCE)}), so the floor is not bound by its client`
+                    : `NOT held: more client capacity gave the bare route ${percent(gain)} more (limit ${percent(CLIENT_BOUND_TOLERANCE)}), so the floor above is bound by its client and the ratio flatters the service`;
+            // CPU time over wall time: near 100% the bare route is saturated (the service's, with V8's helper threads, may pass 100%).
+            console.log(
+                `  (${verdict}; CPU time over wall time of those windows: the bare route's ${[floor!, ...floorMore].map((figures) => percent(figures.busy)).join(", ")}, the service's ${percent(ours!.busy)})`,
             );
         }
     } finally {
+        await Promise.all(generators.map((generator) => generator.stop()));
         await bare.stop();
         fs.rmSync(routesFile, { force: true });
     }
+}
+
+/** `0.973` as `97%`. */
+function percent(share: number): string {
+    return `${Math.round(share * 100)}%`;
 }

@@ -1,8 +1,9 @@
 /**
  * What the benchmark areas share: the server as its own process through the real CLI, a database seeded fast
- * by writing rows straight into its file, a keep-alive HTTP client and load loop that cost next to nothing,
- * a counting proxy, percentiles, resident memory and CPU time of a process from /proc, and the one way every
- * figure is printed: beside the floor it is measured against, in the same run.
+ * by writing rows straight into its file, a keep-alive HTTP client that costs next to nothing, load generator
+ * processes (autocannon) for the throughput figures, a counting proxy, percentiles, resident memory and CPU
+ * time of a process from /proc, and the one way every figure is printed: beside the floor it is measured
+ * against, in the same run.
  *
  * @module
  */
@@ -11,10 +12,11 @@ import * as http from "node:http";
 import * as net from "node:net";
 import * as path from "node:path";
 import * as readline from "node:readline";
-import { spawn, type ChildProcess } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
+import type { LoadWindow, WindowFigures } from "./loadGenerator";
 
 /** The organization every area works in, and the owners' token (it sees and may do everything there). */
 export const ORGANIZATION = "bench";
@@ -354,81 +356,153 @@ export class HttpClient {
     }
 }
 
-/** Requests a second of each side of {@link alternatingLoad}: the median window's, and every window's. */
-export interface LoadFigures {
-    requestsPerSecond: number;
-    windows: number[];
-    requests: number;
-    /** Every request sent to the side, those not counted included: what its process's CPU time was spent on. */
-    sent: number;
+// ---------------------------------------------------------------------------------------------------------
+// Load generators of the throughput figures
+
+/** A load generator process (`bench/loadGenerator.ts`: autocannon), which runs one window at a time. */
+export interface LoadGenerator {
+    run(window: LoadWindow): Promise<WindowFigures>;
+    stop(): Promise<void>;
 }
 
 /**
- * Requests a second of one request sent over and over on `connections` keep-alive connections to each side
- * (the service and its floor), each connection waiting for its answer before the next. The sides take turns
- * in `windows` windows of `durationMs / windows` each (which side goes first alternates), after `warmupMs`
- * of each not counted and each window after `windowWarmupMs` not counted, and each side's figure is its median window's: a slow stretch of this shared machine
- * then falls on both sides alike and moves the figure little, where one window per side (3 s of the
- * service, then 3 s of the floor) put the list page anywhere from 0.28x to 0.32x of its floor. Every answer
- * must have status `expected`; the connections stay open across the windows.
+ * Forks a load generator process. It runs apart from this one so that autocannon's event loop has nothing
+ * else to do (this process reads /proc and keeps the figures between windows), and so that two of them can
+ * load one server at once: the test that the floor is not bound by its client.
+ */
+export function startLoadGenerator(): LoadGenerator {
+    const child = fork(path.join(__dirname, "loadGenerator.js"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    let waiting: { resolve: (figures: WindowFigures) => void; reject: (error: Error) => void } | undefined;
+    const fail = (error: Error) => {
+        const pending = waiting;
+        waiting = undefined;
+        pending?.reject(error);
+    };
+    child.on("message", (message: WindowFigures | { error: string }) => {
+        if ("error" in message) fail(new Error(`load generator: ${message.error}`));
+        else {
+            const pending = waiting;
+            waiting = undefined;
+            pending?.resolve(message);
+        }
+    });
+    child.once("exit", (code, signal) => fail(new Error(`load generator exited (${signal ?? code}) during a window`)));
+    return {
+        run: (window) =>
+            new Promise((resolve, reject) => {
+                if (waiting) {
+                    reject(new Error("a load generator runs one window at a time"));
+                    return;
+                }
+                waiting = { resolve, reject };
+                child.send(window);
+            }),
+        stop: async () => {
+            if (child.connected) child.disconnect();
+            await exited;
+        },
+    };
+}
+
+/** One side of {@link alternatingLoad}: a server, and how much client it is loaded with. */
+export interface LoadSide {
+    /** The base URL the request's path is appended to. */
+    baseUrl: string;
+    /** The process that serves the side: each window's CPU time of it is charged to the side. */
+    pid: number;
+    /** How many of the generators load it at once, each on `connections` connections. */
+    generators: number;
+    connections: number;
+}
+
+/** What {@link alternatingLoad} measured of one side. */
+export interface SideFigures {
+    /** The median window's requests a second. */
+    requestsPerSecond: number;
+    /** Every window's, in the order they ran. */
+    windows: number[];
+    /** The serving process's CPU time over the side's windows, in µs, by every answer of those windows. */
+    cpuPerRequestUs: number;
+    /** The share of the side's windows' wall time the serving process was on a CPU (1 = a whole core). */
+    busy: number;
+}
+
+/**
+ * Requests a second of `GET path` on each side, the sides taking turns in `windows` windows of
+ * `durationMs / windows` each (which side goes first rotates), after `warmupMs` of each side not counted and
+ * with the first `windowWarmupMs` of every window not counted; each side's figure is its median window's. A
+ * slow stretch of this shared machine then falls on every side alike and moves the figures little, where one
+ * window a side (3 s of the service, then 3 s of the floor) put the list page anywhere from 0.28x to 0.32x
+ * of its floor. Each window's CPU time of the side's process is read around it: the processes are idle while
+ * another side runs, so it is the side's own. Any answer other than `expectedStatus`, and any connection
+ * error, throws.
  */
 export async function alternatingLoad(options: {
-    /** The base URL of each side: the service's first, then its floor's. */
-    baseUrls: readonly string[];
-    token?: string;
-    method: string;
+    sides: readonly LoadSide[];
+    /** At least as many as the side that uses the most. */
+    generators: readonly LoadGenerator[];
     path: string;
-    connections: number;
+    headers: Record<string, string>;
     durationMs: number;
     windows: number;
-    warmupMs?: number;
-    /** Run at the start of every window and not counted. */
-    windowWarmupMs?: number;
-    expected?: number;
-}): Promise<LoadFigures[]> {
-    const clients = options.baseUrls.map((baseUrl) => new HttpClient(baseUrl, options.token, options.connections));
-    const expected = options.expected ?? 200;
+    warmupMs: number;
+    windowWarmupMs: number;
+    expectedStatus?: number;
+}): Promise<SideFigures[]> {
+    const expectedStatus = options.expectedStatus ?? 200;
     const windowMs = options.durationMs / options.windows;
-    try {
-        const sent = clients.map(() => 0);
-        const run = async (client: HttpClient, durationMs: number) => {
-            let count = 0;
-            const end = performance.now() + durationMs;
-            const worker = async () => {
-                while (performance.now() < end) {
-                    const answer = await client.send(options.method, options.path);
-                    if (answer.status !== expected) throw new Error(`${options.method} ${options.path} answered ${answer.status}`);
-                    count++;
-                }
-            };
-            const started = performance.now();
-            await Promise.all(Array.from({ length: options.connections }, worker));
-            sent[clients.indexOf(client)]! += count;
-            return { requests: count, seconds: (performance.now() - started) / 1000 };
+    const load = async (side: LoadSide, warmupMs: number, durationMs: number) => {
+        const window: LoadWindow = {
+            baseUrl: side.baseUrl,
+            path: options.path,
+            headers: options.headers,
+            connections: side.connections,
+            warmupMs,
+            durationMs,
+            expectedStatus,
         };
-        if (options.warmupMs) for (const client of clients) await run(client, options.warmupMs);
-        const windows: number[][] = clients.map(() => []);
-        const requests = clients.map(() => 0);
-        for (let window = 0; window < options.windows; window++) {
-            const order = clients.map((_, index) => index);
-            if (window % 2 === 1) order.reverse();
-            for (const index of order) {
-                // A side that sat idle while the other ran starts on cold caches: its first moments are not counted.
-                if (options.windowWarmupMs) await run(clients[index]!, options.windowWarmupMs);
-                const figures = await run(clients[index]!, windowMs);
-                windows[index]!.push(figures.requests / figures.seconds);
-                requests[index]! += figures.requests;
+        const cpuBefore = cpuTimeMs(side.pid);
+        const started = performance.now();
+        const figures = await Promise.all(options.generators.slice(0, side.generators).map((generator) => generator.run(window)));
+        const wallMs = performance.now() - started;
+        const cpuMs = cpuTimeMs(side.pid) - cpuBefore;
+        for (const figure of figures) {
+            if (figure.unexpected > 0) {
+                throw new Error(`GET ${options.path} answered ${figure.firstUnexpectedStatus} (${figure.unexpected} answers), not ${expectedStatus}`);
             }
+            if (figure.errors > 0) throw new Error(`GET ${options.path}: ${figure.errors} connection errors or timeouts`);
         }
-        return clients.map((_, index) => ({
-            requestsPerSecond: median(windows[index]!),
-            windows: windows[index]!,
-            requests: requests[index]!,
-            sent: sent[index]!,
-        }));
-    } finally {
-        for (const client of clients) client.close();
+        return {
+            // Each generator timed its own counted part; they overlap all but the IPC's fraction of a millisecond.
+            requestsPerSecond: figures.reduce((sum, figure) => sum + (figure.seconds > 0 ? figure.requests / figure.seconds : 0), 0),
+            answered: figures.reduce((sum, figure) => sum + figure.answered, 0),
+            cpuMs,
+            wallMs,
+        };
+    };
+    if (options.generators.length < Math.max(...options.sides.map((side) => side.generators))) {
+        throw new Error("alternatingLoad: fewer generators than a side uses");
     }
+    for (const side of options.sides) await load(side, options.warmupMs, 0);
+    const totals = options.sides.map(() => ({ windows: [] as number[], answered: 0, cpuMs: 0, wallMs: 0 }));
+    for (let window = 0; window < options.windows; window++) {
+        for (let turn = 0; turn < options.sides.length; turn++) {
+            const index = (window + turn) % options.sides.length;
+            const figures = await load(options.sides[index]!, options.windowWarmupMs, windowMs);
+            const total = totals[index]!;
+            total.windows.push(figures.requestsPerSecond);
+            total.answered += figures.answered;
+            total.cpuMs += figures.cpuMs;
+            total.wallMs += figures.wallMs;
+        }
+    }
+    return totals.map((total) => ({
+        requestsPerSecond: median(total.windows),
+        windows: total.windows,
+        cpuPerRequestUs: (total.cpuMs * 1000) / total.answered,
+        busy: total.cpuMs / total.wallMs,
+    }));
 }
 
 // ---------------------------------------------------------------------------------------------------------
