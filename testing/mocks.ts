@@ -317,6 +317,7 @@ export class WosMocks implements MocksLike {
     readonly #expectedRefusals = new Set<string>();
     /** What became of each registration whose refusal was expected, by name, when it was not refused. */
     readonly #notRefused = new Map<string, string>();
+    /** The registrations not attempted because an input came from an expected refusal. */
     readonly #skipped: WosMockSkipped[] = [];
 
     /** @param options The service, the token, and the mocks of everything else. */
