@@ -39,17 +39,17 @@ function typedoc(args: string[]): Promise<{ code: number; output: string }> {
 }
 
 describe("npm run docs", () => {
-    test("package.json's docs script is TypeDoc with the repository's typedoc.json, into docs/ (ignored by git)", () => {
+    test("package.json's docs script is TypeDoc with the repository's typedoc.json, into api-reference/ (ignored by git)", () => {
         const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
         expect(pkg.scripts.docs).toBe("typedoc");
         const config = JSON.parse(readFileSync(join(ROOT, "typedoc.json"), "utf8")) as Record<string, unknown>;
         expect(config).toMatchObject({
-            out: "docs",
+            out: "api-reference",
             entryPoints: ["provider/index.ts", "sdk/index.ts", "testing/index.ts"],
             treatWarningsAsErrors: true,
             validation: { notExported: true, invalidLink: true, notDocumented: true },
         });
-        expect(readFileSync(join(ROOT, ".gitignore"), "utf8").split("\n")).toContain("docs/");
+        expect(readFileSync(join(ROOT, ".gitignore"), "utf8").split("\n")).toContain("api-reference/");
     });
 
     // TypeDoc compiles the whole package: a generous limit for a loaded 2-core machine.
