@@ -5,7 +5,8 @@
  *
  * Checked three ways on the packed tarball (`npm pack`, as `npm publish` uploads it): its manifest; the
  * whole closure of its dependencies as the repository's `package-lock.json` resolves them (the same walk from
- * the server's manifest does reach Fastify and an install script, so the check can fail); and a real
+ * the server's manifest does reach Fastify, and the walk from `@pulumi/pulumi`'s an install script, so the
+ * checks can fail); and a real
  * `npm install` of the tarball into an empty project (from npm's cache where it can), whose `node_modules` is
  * then listed, and whose client lists projects of a real local service.
  */
@@ -158,12 +159,18 @@ describe("the packed pulumi-wos", () => {
         expect([...closure].filter(([, entry]) => entry.hasInstallScript).map(([location]) => location)).toEqual([]);
     });
 
-    test("the same walk from the server's manifest reaches Fastify, better-sqlite3 and its install script (the check is real)", () => {
+    test("the same walk from the server's manifest reaches Fastify and better-sqlite3 (the check is real), and no install script either", () => {
         const closure = closureOf(server);
         const names = [...closure].map(([location, entry]) => nameOf(location, entry));
         expect(names).toEqual(expect.arrayContaining(["fastify", "@fastify/rate-limit", "better-sqlite3", "zod"]));
+        // better-sqlite3 13 carries its binary: installing the server runs nothing.
+        expect([...closure].filter(([, entry]) => entry.hasInstallScript).map(([location]) => location)).toEqual([]);
+    });
+
+    test("the same walk from @pulumi/pulumi's manifest reaches protobufjs and its install script (the install-script check is real)", () => {
+        const closure = closureOf(lock.packages["node_modules/@pulumi/pulumi"]!);
         const scripts = [...closure].filter(([, entry]) => entry.hasInstallScript).map(([location, entry]) => nameOf(location, entry));
-        expect(scripts).toContain("better-sqlite3");
+        expect(scripts).toContain("protobufjs");
     });
 });
 
