@@ -187,3 +187,18 @@ describe("the Node.js the repository declares and brings", () => {
         expect(process.version).toBe(`v${nvmrc}`);
     });
 });
+
+describe("install scripts (npm's allowScripts)", () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { allowScripts?: Record<string, boolean> };
+    const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+        packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+
+    test("every package of the lock file that has an install script is decided in allowScripts, and none needs to run", () => {
+        const scripted = Object.entries(lock.packages)
+            .filter(([, entry]) => entry.hasInstallScript)
+            .map(([location]) => location.slice(location.lastIndexOf("node_modules/") + "node_modules/".length));
+        expect(scripted.length).toBeGreaterThan(0);
+        for (const name of scripted) expect({ name, allowed: manifest.allowScripts?.[name] }).toEqual({ name, allowed: false });
+    });
+});

@@ -33,7 +33,8 @@ test("the README's install commands, typed in an empty project, give a setup who
         for (const args of commands) {
             // The two packages of this repository from their tarballs, as `npm publish` would upload them.
             const resolved = args.map((arg) => (arg === "pulumi-wos" ? packed.tarballs.resources : arg === SERVER_PACKAGE ? packed.tarballs.server : arg));
-            await run("npm", ["install", ...resolved, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
+            // --ignore-scripts: as npm will install by default once it stops running unapproved install scripts.
+            await run("npm", ["install", ...resolved, "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
                 cwd: project,
                 what: `npm install ${args.join(" ")}`,
                 timeoutMs: 600_000,
