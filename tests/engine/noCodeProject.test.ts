@@ -113,10 +113,22 @@ function inputsOf(registration: Registered): PropertyMap {
     return inputs;
 }
 
-/** The outputs the component registered (`registerOutputs`), as the mock monitor holds them. */
+/**
+ * The outputs each resource registered (`registerOutputs`), by URN, as the monitor received them. Read off the
+ * requests, not asked of the mock monitor: its `getRegisteredResources` first shipped in @pulumi/pulumi 3.247,
+ * newer than the oldest version the package supports.
+ */
+const registeredOutputs = new Map<string, PropertyMap>();
+const registerResourceOutputs = monitor.registerResourceOutputs.bind(monitor);
+monitor.registerResourceOutputs = (request: any, callback: (error: unknown, response: any) => void) => {
+    const outputs = request.getOutputs();
+    registeredOutputs.set(request.getUrn(), typeof outputs?.toJavaScript === "function" ? outputs.toJavaScript() : outputs);
+    return registerResourceOutputs(request, callback);
+};
+
+/** The outputs the component registered (`registerOutputs`). */
 function componentOutputs(component: Registered): PropertyMap {
-    const state = (monitor.getRegisteredResources() as Map<string, { state: any }>).get(component.urn)?.state;
-    return typeof state?.toJavaScript === "function" ? state.toJavaScript() : state;
+    return registeredOutputs.get(component.urn)!;
 }
 
 /** A value the program leaves unmarked on a sensitive var: the children must protect it. */

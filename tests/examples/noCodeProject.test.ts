@@ -69,10 +69,18 @@ monitor.registerResource = (request, callback) =>
         }
         callback(error, response);
     });
+// The component's outputs as the monitor received them (the mock monitor's getRegisteredResources first
+// shipped in @pulumi/pulumi 3.247, newer than the oldest version the package supports).
+const outputsByUrn = new Map();
+const registerResourceOutputs = monitor.registerResourceOutputs.bind(monitor);
+monitor.registerResourceOutputs = (request, callback) => {
+    const outputs = request.getOutputs();
+    outputsByUrn.set(request.getUrn(), outputs && typeof outputs.toJavaScript === "function" ? outputs.toJavaScript() : outputs);
+    return registerResourceOutputs(request, callback);
+};
 process.on("exit", () => {
     const component = parents.find((r) => r.type === "${TYPE.component}");
-    const state = component ? monitor.getRegisteredResources().get(component.urn).state : undefined;
-    const componentOutputs = state && typeof state.toJavaScript === "function" ? state.toJavaScript() : state;
+    const componentOutputs = component ? outputsByUrn.get(component.urn) : undefined;
     fs.writeFileSync(process.env.WOS_RECORD_FILE, JSON.stringify({ parents, componentOutputs }));
 });
 module.exports = require("./bin/index.js");
