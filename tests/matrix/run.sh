@@ -36,11 +36,11 @@
 #
 # Each cell's result goes to .matrix/results/<cell>.json (its logs stay in the cell's logs/). The table of
 # every result kept there (this run's cells, and other cells of earlier runs, each with its commit; start
-# afresh with MATRIX_FRESH=1) is printed and written to tests/matrix/last-run.md. Exit status: 0 when every
+# afresh with MATRIX_FRESH=1) is printed and written to docs/matrix.md. Exit status: 0 when every
 # cell of this run passed every area.
 #
 # Other settings: MATRIX_AREA_TIMEOUT (seconds per area, default 2400), MATRIX_CLEAN=1 (remove a cell's
-# copy once its results are written), MATRIX_REPORT (where the table goes, default tests/matrix/last-run.md).
+# copy once its results are written), MATRIX_REPORT (where the table goes, default docs/matrix.md).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd -P)
@@ -64,7 +64,7 @@ IFS=, read -r -a pulumis <<<"${MATRIX_PULUMI:-oldest,newest}"
 IFS=, read -r -a areas <<<"${MATRIX_AREAS:-engine,cli,kit,install}"
 area_timeout=${MATRIX_AREA_TIMEOUT:-2400}
 source_kind=${MATRIX_SOURCE:-head}
-report=${MATRIX_REPORT:-$repo/tests/matrix/last-run.md}
+report=${MATRIX_REPORT:-$repo/docs/matrix.md}
 work=${MATRIX_WORK:-/tmp/pulumi-wos-matrix}
 mkdir -p "$work/cells"
 work=$(cd "$work" && pwd -P)
