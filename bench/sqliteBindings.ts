@@ -48,8 +48,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
+import { unsafeUniformIntDistribution, xoroshiro128plus } from "pure-rand";
 // Types only: erased from the JavaScript, so the repository's own better-sqlite3 is never loaded from here.
 import type BetterSqlite3 from "better-sqlite3";
+import { PROJECT_LIST_COLUMN_COUNT, projectListColumns, projectListRow } from "../server/projectListRows";
 
 // ---------------------------------------------------------------------------------------------------------
 // Bindings behind one small interface
@@ -278,10 +280,10 @@ const NAME_WORDS = ["alder", "birch", "cedar", "delta", "ember", "fjord", "grove
 
 // The list's statements, as server/routes/projects.ts builds them for a caller who sees every project (the
 // owners' token of the bench): `wholeOrganizationPage` (creation order) and `selectiveSearchPage` with
-// `sort=name`; their pieces are `PAGE_COLUMNS` (server/records.ts `projectListColumns`), `ORGANIZATION_TOTAL`
-// and `PAGE_BOUNDS_SQL` (server/pagination.ts). Copied, not imported: those modules load the repository's better-sqlite3.
-const PAGE_COLUMNS = "page.id, page.name, page.description, page.workspace_count, page.team_count";
-const PROJECT_LIST_COLUMN_COUNT = 5;
+// `sort=name`; their pieces are `PAGE_COLUMNS` (server/projectListRows.ts, imported: it loads no database),
+// `ORGANIZATION_TOTAL` and `PAGE_BOUNDS_SQL` (server/pagination.ts). Those two are copied, not imported: the
+// modules that hold them load the repository's better-sqlite3.
+const PAGE_COLUMNS = projectListColumns("page");
 const ORGANIZATION_TOTAL = "COALESCE((SELECT project_count FROM organization_project_counts WHERE organization = @organization), 0)";
 const PAGE_BOUNDS_SQL = "LIMIT +@limit OFFSET +@offset";
 const SELECTIVE_SEARCH_MATCHES = 2000;
@@ -297,36 +299,10 @@ const SEARCH_SQL = `WITH hits AS MATERIALIZED (
 /** server/records.ts `findProject`, which `GET /projects/:id` runs. */
 const SHOW_SQL = "SELECT * FROM projects WHERE id = ?";
 
-/** A list item as server/records.ts `projectListRow` makes it from a raw row. */
-interface ProjectListRow {
-    id: string;
-    name: string;
-    description: string | null;
-    workspaceCount: number;
-    teamCount: number;
-}
-
-/** server/records.ts `projectListRow`: the step from a raw row to the object the list renders. */
-function projectListRow(values: readonly unknown[]): ProjectListRow {
-    return {
-        id: values[0] as string,
-        name: values[1] as string,
-        description: values[2] as string | null,
-        workspaceCount: values[3] as number,
-        teamCount: values[4] as number,
-    };
-}
-
-/** A small seeded generator (mulberry32): both bindings write the same ids, so they read the same rows. */
+/** A seeded generator of numbers in [0, 1): both bindings write the same ids, so they read the same rows. */
 function seededRandom(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const generator = xoroshiro128plus(seed);
+    return () => unsafeUniformIntDistribution(0, 0xffffffff, generator) / 0x100000000;
 }
 
 const ID_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

@@ -8,7 +8,6 @@ import type { AccessLevel } from "./db";
 import {
     optionValues,
     type NoCodeModuleRow,
-    type ProjectListRow,
     type ProjectRow,
     type RegistryModuleRow,
     type TagBindingRow,
@@ -17,6 +16,7 @@ import {
     type WorkspaceRow,
     type WorkspaceUpgradeRow,
 } from "./records";
+import type { ProjectListRow } from "./projectListRows";
 
 const API = "/api/v2";
 

@@ -31,16 +31,13 @@ import {
     findProject,
     findWorkspace,
     insertProject,
-    PROJECT_LIST_COLUMN_COUNT,
     projectCountsOf,
-    projectListColumns,
-    projectListRow,
     tagBindingsOf,
     upsertTagBinding,
-    type ProjectListRow,
     type ProjectRow,
     type TagBindingRow,
 } from "../records";
+import { PROJECT_LIST_COLUMN_COUNT, projectListColumns, projectListRow, type ProjectListRow } from "../projectListRows";
 import {
     projectListJson,
     renderEffectiveTagBinding,

@@ -63,7 +63,7 @@ describe("a `pulumi up` killed while an upgrade polls", () => {
 
         const running: RunningCommand = program.start(["up", "--yes"]);
         await waitForOutput(running, (output) => (output.match(/upgrade run-\w+: fetching/g) ?? []).length >= 2);
-        const orphans = await killCliAlone(running);
+        const orphans = await killCliAlone(running, program);
         const killedRuns = runsStarted(running.output());
         expect(Object.keys(killedRuns).sort()).toEqual(Object.values(WORKSPACES).sort());
         const statusesOf = (runs: Record<string, string[]>) =>
@@ -119,7 +119,7 @@ describe("a `pulumi up` killed while a create waits for its answer", () => {
         const projectNames = async () => (await service.snapshot()).projects.map((project) => project.name);
         await poll(async () => (await projectNames()).includes("Platform") && (await projectNames()).includes("Data"));
         await waitForOutput(running, (output) => /Variable log-level created/.test(output));
-        const orphans = await killCliAlone(running);
+        const orphans = await killCliAlone(running, program);
         if (letHostsFinish) await new Promise((resolve) => setTimeout(resolve, 21_000));
         killProcesses(orphans);
         await service.clearFaults();

@@ -9,6 +9,7 @@
  *
  * Never a timing: the figures are `npm run bench`'s.
  */
+import { unsafeUniformIntDistribution, xoroshiro128plus } from "pure-rand";
 import { startServer } from "../../server/app";
 import { forgetPrincipals } from "../../server/auth";
 import { migrate, openDatabase, SCHEMA_VERSION, type Db } from "../../server/db";
@@ -68,16 +69,10 @@ afterAll(async () => {
     await service?.close();
 });
 
-/** A small deterministic generator (mulberry32): the same projects and queries on every run. */
+/** A seeded generator of numbers in [0, 1): the same projects and queries on every run. */
 function random(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const generator = xoroshiro128plus(seed);
+    return () => unsafeUniformIntDistribution(0, 0xffffffff, generator) / 0x100000000;
 }
 
 const WORDS = ["alpha", "Beta", "GAMMA", "delta", "Echo", "fox_trot", "golf", "Hotel", "india", "Juliet", "kilo", "LIMA", "mike", "Nova", "oscar", "papa-q"];

@@ -208,13 +208,32 @@ export function killTree(child: ChildProcess): void {
  * SIGKILLs the CLI alone, as a crash or a pipeline's timeout would, and answers the processes it leaves
  * behind: its language host and its provider hosts, which live on as orphans (each plugin runs in a process
  * group of its own) and may finish what they were doing.
+ *
+ * Then it does what the README tells a user to do after such a kill: delete a metadata sidecar of the
+ * `file://` backend that the kill left torn. The backend writes a state file atomically (a temporary file,
+ * then a rename) but its `<file>.attrs` beside it in place (truncate, then write); killed in between, the
+ * sidecar is empty and every later command of the stack fails with `failed to load checkpoint: EOF`.
  */
-export async function killCliAlone(running: RunningCommand): Promise<number[]> {
+export async function killCliAlone(running: RunningCommand, program: PulumiProgram): Promise<number[]> {
     const pid = running.child.pid!;
     const orphans = descendantsOf(pid);
     running.child.kill("SIGKILL");
     await running.done;
+    removeTornSidecars(program.backendDir);
     return orphans;
+}
+
+/** Deletes each `.attrs` file under `backendDir` that holds no JSON object (it is rewritten at the next save). */
+function removeTornSidecars(backendDir: string): void {
+    for (const entry of fs.readdirSync(backendDir, { recursive: true, encoding: "utf8" })) {
+        if (!entry.endsWith(".attrs")) continue;
+        const file = path.join(backendDir, entry);
+        try {
+            JSON.parse(fs.readFileSync(file, "utf8"));
+        } catch {
+            fs.rmSync(file);
+        }
+    }
 }
 
 /** SIGKILLs each process of `pids` that is still running. */
