@@ -1,11 +1,11 @@
 /**
- * The README's list of equivalent mutants stays true (issue 8): every `Stryker disable` comment in the
- * sources that mutation testing mutates (the `mutate` globs of `stryker.config.mjs`, matched as Stryker
- * matches them) has its row in the README's "Equivalent mutants" table, with its file, the mutators it
+ * The contributor's guide's list of equivalent mutants stays true (issue 8): every `Stryker disable` comment
+ * in the sources that mutation testing mutates (the `mutate` globs of `stryker.config.mjs`, matched as Stryker
+ * matches them) has its row in the "Equivalent mutants" table of `docs/contributing.md`, with its file, the mutators it
  * names, the code it stands over and its reason word for word; and every row of the table is such a comment.
  * A comment added without a row, a reason changed on one side only, or a row left behind after its comment
  * went away fails here; so does a comment where Stryker does not read it (it then marks nothing, and the
- * README would list a mutant that is in fact tested).
+ * guide would list a mutant that is in fact tested).
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -13,6 +13,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const ROOT = resolve(__dirname, "../..");
+/** The document that holds the table, from the repository's root. */
+const TABLE_FILE = "docs/contributing.md";
 
 /** Stryker's own parser of a directive (`@stryker-mutator/instrumenter`, `directive-bookkeeper.js`), on a comment's text. */
 const DIRECTIVE = /^\s?Stryker (disable|restore)(?: (next-line))? ([a-zA-Z, ]+)(?::(.+)?)?/;
@@ -33,7 +35,7 @@ interface Disable {
     leads: boolean;
 }
 
-/** A row of the README's table. */
+/** A row of the table. */
 interface Row {
     file: string;
     code: string;
@@ -159,14 +161,14 @@ function plain(cell: string): string {
     return cell.replace(/`/g, "").trim();
 }
 
-/** The rows of the first table after the README's "Equivalent mutants" heading. */
-function readmeRows(readme: string): Row[] {
-    const lines = readme.split("\n");
+/** The rows of the first table after the document's "Equivalent mutants" heading. */
+function tableRows(document: string): Row[] {
+    const lines = document.split("\n");
     const heading = lines.findIndex((line) => /^#{2,6} Equivalent mutants\s*$/.test(line));
-    if (heading === -1) throw new Error('README.md has no "Equivalent mutants" heading');
+    if (heading === -1) throw new Error(`${TABLE_FILE} has no "Equivalent mutants" heading`);
     let start = heading + 1;
     while (start < lines.length && !lines[start]!.startsWith("|")) {
-        if (/^#{1,6} /.test(lines[start]!)) throw new Error('the "Equivalent mutants" section of README.md has no table');
+        if (/^#{1,6} /.test(lines[start]!)) throw new Error(`the "Equivalent mutants" section of ${TABLE_FILE} has no table`);
         start++;
     }
     const table: string[] = [];
@@ -189,7 +191,7 @@ function readmeRows(readme: string): Row[] {
     });
 }
 
-/** Whether `row` is the README's entry for `disable`. */
+/** Whether `row` is the table's entry for `disable`. */
 function describes(row: Row, disable: Disable): boolean {
     return (
         row.file === disable.file &&
@@ -252,11 +254,11 @@ describe("the reader of directives", () => {
     });
 });
 
-describe("README.md lists every equivalent mutant marked in the mutated sources", () => {
+describe(`${TABLE_FILE} lists every equivalent mutant marked in the mutated sources`, () => {
     let patterns: string[];
     let files: string[];
     let disables: Disable[];
-    const rows = () => readmeRows(readFileSync(join(ROOT, "README.md"), "utf8"));
+    const rows = () => tableRows(readFileSync(join(ROOT, TABLE_FILE), "utf8"));
 
     beforeAll(() => {
         patterns = mutatePatterns();
