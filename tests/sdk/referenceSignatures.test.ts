@@ -1,15 +1,17 @@
 /**
- * The README lists every method of the client with its signature, under one calling convention. This test
- * reads that list and the client's classes from their source, so a method added, renamed or reshaped without
- * the README (or the other way round) fails here.
+ * The reference (`docs/reference.md`, "Every method") lists every method of the client with its signature,
+ * under one calling convention. This test reads that list and the client's classes from their source, so a
+ * method added, renamed or reshaped without the reference (or the other way round) fails here.
  */
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 
 const ROOT = path.join(__dirname, "..", "..");
+/** The document that holds the list, from the repository's root. */
+const DOCUMENT = "docs/reference.md";
 
-/** The README's headings in the signature block, by the source file and class that implement them. */
+/** The reference's headings in the signature block, by the source file and class that implement them. */
 const CLASSES: Record<string, { file: string; className: string }> = {
     "client.projects": { file: "sdk/projects.ts", className: "Projects" },
     "client.variables": { file: "sdk/variables.ts", className: "Variables" },
@@ -21,11 +23,11 @@ const CLASSES: Record<string, { file: string; className: string }> = {
 
 const squeeze = (text: string) => text.replace(/\s+/g, " ").replace(/;\s*}/g, " }").trim();
 
-/** Each heading's lines of the README's signature block (the `ts` block that starts `// client.projects`). */
-function readmeSignatures(): Map<string, string[]> {
-    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
-    const block = /```ts\n(\/\/ client\.projects\n[\s\S]*?)```/.exec(readme);
-    if (!block) throw new Error("README.md has no signature block starting with `// client.projects`");
+/** Each heading's lines of the reference's signature block (the `ts` block that starts `// client.projects`). */
+function documentedSignatures(): Map<string, string[]> {
+    const document = fs.readFileSync(path.join(ROOT, DOCUMENT), "utf8");
+    const block = /```ts\n(\/\/ client\.projects\n[\s\S]*?)```/.exec(document);
+    if (!block) throw new Error(`${DOCUMENT} has no signature block starting with \`// client.projects\``);
     const byHeading = new Map<string, string[]>();
     let heading: string | undefined;
     for (const line of block[1]!.split("\n")) {
@@ -58,8 +60,8 @@ function sourceSignatures(file: string, className: string): string[] {
     return signatures;
 }
 
-describe("the README's list of client methods", () => {
-    const documented = readmeSignatures();
+describe("the reference's list of client methods", () => {
+    const documented = documentedSignatures();
 
     it("has a heading for each resource of the client, and no other", () => {
         expect([...documented.keys()].sort()).toEqual(Object.keys(CLASSES).sort());
