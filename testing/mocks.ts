@@ -19,7 +19,8 @@
  * @module
  */
 import { configure, forgetDefaultOrganization } from "../provider/handlers/credentials";
-import { containsUnknown, type CheckFailure, type PropertyBag } from "../provider/handlers/support";
+import type { CheckFailure } from "../provider/handlers/inputChecks";
+import { containsUnknown, type PropertyBag } from "../provider/handlers/unknownValues";
 
 /**
  * `wos:organization` of the program's stack config (what `PULUMI_CONFIG` or `pulumi.runtime.setConfig` set

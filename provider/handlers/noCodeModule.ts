@@ -25,19 +25,13 @@ import {
     type VariableOptions,
 } from "../../sdk/model";
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
-import {
-    checkObjectList,
-    checkProperty,
-    createRecoveringLostAnswer,
-    differs,
-    mayBeSame,
-    isUnknown,
-    operationError,
-    plainOutputs,
-    unlessGone,
-    type CheckFailure,
-    type PropertyBag,
-} from "./support";
+import { type CheckFailure, checkObjectList, checkProperty } from "./inputChecks";
+import { createRecoveringLostAnswer } from "./lostCreateRecovery";
+import { operationError } from "./operationErrors";
+import { plainOutputs } from "./plainOutputs";
+import { differs, mayBeSame } from "./stateComparison";
+import { isUnknown, type PropertyBag } from "./unknownValues";
+import { unlessGone } from "./unlessGone";
 
 /** One variable-options set as the program gives it. */
 export interface VariableOptionsInput {

@@ -43,26 +43,13 @@ import {
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
 import { isRecord, joinValues, setValuesApart } from "./varValuesApart";
-import {
-    checkExecutionMode,
-    checkObjectList,
-    checkProperty,
-    containsUnknown,
-    createRecoveringLostAnswer,
-    differs,
-    mayBeSameName,
-    isUnknown,
-    operationError,
-    optionalText,
-    plainOutputs,
-    ProviderOperationError,
-    safeMessage,
-    sleep,
-    UNKNOWN,
-    unlessGone,
-    type CheckFailure,
-    type PropertyBag,
-} from "./support";
+import { checkExecutionMode, type CheckFailure, checkObjectList, checkProperty } from "./inputChecks";
+import { createRecoveringLostAnswer, sleep } from "./lostCreateRecovery";
+import { operationError, ProviderOperationError, safeMessage } from "./operationErrors";
+import { plainOutputs } from "./plainOutputs";
+import { differs, mayBeSameName, optionalText } from "./stateComparison";
+import { containsUnknown, isUnknown, type PropertyBag, UNKNOWN } from "./unknownValues";
+import { unlessGone } from "./unlessGone";
 
 /** Default of `upgradeTimeoutSeconds`: the whole upgrade's deadline, 30 minutes. */
 export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;

@@ -19,23 +19,14 @@ import {
     type Project,
 } from "../../sdk/model";
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
-import {
-    checkProperty,
-    checkTagMap,
-    createRecoveringLostAnswer,
-    differs,
-    mayBeSameName,
-    isUnknown,
-    mapFromTags,
-    operationError,
-    optionalText,
-    plainOutputs,
-    tagMapSignature,
-    tagsFromMap,
-    unlessGone,
-    type CheckFailure,
-    type PropertyBag,
-} from "./support";
+import { type CheckFailure, checkProperty, checkTagMap } from "./inputChecks";
+import { createRecoveringLostAnswer } from "./lostCreateRecovery";
+import { operationError } from "./operationErrors";
+import { plainOutputs } from "./plainOutputs";
+import { differs, mayBeSameName, optionalText } from "./stateComparison";
+import { mapFromTags, tagMapSignature, tagsFromMap } from "./tagMaps";
+import { isUnknown, type PropertyBag } from "./unknownValues";
+import { unlessGone } from "./unlessGone";
 
 /** Inputs of a `wos:Project` once known (see `ProjectArgs` in `provider/project.ts`). */
 export interface ProjectInputs {

@@ -13,20 +13,13 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import type { WosClient } from "../../sdk";
 import { idRule, tagKeyRule, tagSetProblems, tagValueRule, type Tag } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
-import {
-    checkProperty,
-    checkTagMap,
-    containsUnknown,
-    differs,
-    mapFromTags,
-    operationError,
-    plainOutputs,
-    tagMapSignature,
-    tagsFromMap,
-    unlessGone,
-    type CheckFailure,
-    type PropertyBag,
-} from "./support";
+import { type CheckFailure, checkProperty, checkTagMap } from "./inputChecks";
+import { operationError } from "./operationErrors";
+import { plainOutputs } from "./plainOutputs";
+import { differs } from "./stateComparison";
+import { mapFromTags, tagMapSignature, tagsFromMap } from "./tagMaps";
+import { containsUnknown, type PropertyBag } from "./unknownValues";
+import { unlessGone } from "./unlessGone";
 
 /** Inputs of a `wos:ProjectTagBindings` once known. */
 export interface ProjectTagBindingsInputs {

@@ -21,19 +21,13 @@ import {
     type VariableCategory,
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
-import {
-    checkProperty,
-    createRecoveringLostAnswer,
-    differs,
-    mayBeSame,
-    isUnknown,
-    operationError,
-    optionalText,
-    plainOutputs,
-    unlessGone,
-    type CheckFailure,
-    type PropertyBag,
-} from "./support";
+import { type CheckFailure, checkProperty } from "./inputChecks";
+import { createRecoveringLostAnswer } from "./lostCreateRecovery";
+import { operationError } from "./operationErrors";
+import { plainOutputs } from "./plainOutputs";
+import { differs, mayBeSame, optionalText } from "./stateComparison";
+import { isUnknown, type PropertyBag } from "./unknownValues";
+import { unlessGone } from "./unlessGone";
 
 /** Inputs of a `wos:Variable` once known, with the defaults `check` fills in. */
 export interface VariableInputs {

@@ -25,20 +25,13 @@ import {
     type Workspace,
 } from "../../sdk/model";
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
-import {
-    checkExecutionMode,
-    checkProperty,
-    createRecoveringLostAnswer,
-    differs,
-    mayBeSameName,
-    isUnknown,
-    operationError,
-    optionalText,
-    plainOutputs,
-    unlessGone,
-    type CheckFailure,
-    type PropertyBag,
-} from "./support";
+import { checkExecutionMode, type CheckFailure, checkProperty } from "./inputChecks";
+import { createRecoveringLostAnswer } from "./lostCreateRecovery";
+import { operationError } from "./operationErrors";
+import { plainOutputs } from "./plainOutputs";
+import { differs, mayBeSameName, optionalText } from "./stateComparison";
+import { isUnknown, type PropertyBag } from "./unknownValues";
+import { unlessGone } from "./unlessGone";
 
 /** Inputs of a `wos:Workspace` once known and checked (see `WorkspaceArgs` in `provider/workspace.ts`). */
 export interface WorkspaceInputs {

@@ -1,5 +1,6 @@
 /**
- * The helpers every resource handler shares (`provider/handlers/support.ts`): checks of properties, tag maps
+ * The helpers every resource handler shares (`provider/handlers/`: `inputChecks.ts`, `stateComparison.ts`, `tagMaps.ts`,
+ * `plainOutputs.ts`, `operationErrors.ts`, `lostCreateRecovery.ts`): checks of properties, tag maps
  * and lists of objects, comparisons with state, plain outputs, the reading of SDK failures, the provider's
  * error and the recovery of a create whose answer was lost. The pure helpers are called directly with rules
  * and callbacks of the test's own; the paths that talk to the service go through the `wos:Project` handlers
@@ -7,25 +8,13 @@
  */
 import { z } from "zod";
 import * as project from "../../provider/handlers/project";
-import {
-    checkObjectList,
-    checkProperty,
-    checkTagMap,
-    containsUnknown,
-    createRecoveringLostAnswer,
-    differs,
-    isAmbiguousFailure,
-    isTimeout,
-    operationError,
-    optionalText,
-    plainOutputs,
-    ProviderOperationError,
-    safeMessage,
-    sleep,
-    tagMapSignature,
-    type CheckFailure,
-    type RecoverableCreate,
-} from "../../provider/handlers/support";
+import { type CheckFailure, checkObjectList, checkProperty, checkTagMap } from "../../provider/handlers/inputChecks";
+import { createRecoveringLostAnswer, isAmbiguousFailure, isTimeout, type RecoverableCreate, sleep } from "../../provider/handlers/lostCreateRecovery";
+import { operationError, ProviderOperationError, safeMessage } from "../../provider/handlers/operationErrors";
+import { plainOutputs } from "../../provider/handlers/plainOutputs";
+import { differs, optionalText } from "../../provider/handlers/stateComparison";
+import { tagMapSignature } from "../../provider/handlers/tagMaps";
+import { containsUnknown } from "../../provider/handlers/unknownValues";
 import { WosConnectionError, WosNotFoundError, WosServerError, WosValidationError } from "../../sdk/errors";
 import type { Tag } from "../../sdk/model";
 import { configureFor, projectsNamed, rejection, TOKEN, UNKNOWN, uniqueName, useServer } from "./helpers";
