@@ -4,10 +4,10 @@
  * `provider/noCodeWorkspace.ts` through `require("pulumi-wos/dist/provider/handlers/noCodeWorkspace")`, a
  * stable module path: serialized providers in existing state load it by name, so never move or rename it.
  *
- * A change of `vars` or `moduleVersion` is an upgrade, run inside the update: initiate a plan, poll it with
- * backoff (each status and the plan URL go to the Pulumi log), and confirm only a finished plan. Whatever
- * stops the upgrade fails the update with the status and the plan URL, and leaves the vars and module
- * version in state as they were, so the next `pulumi up` starts a new upgrade.
+ * A change of `vars` or `moduleVersion` is an upgrade, run inside the update by `upgradeRunner.ts` (initiate a
+ * plan, poll it, confirm only a finished plan). Whatever stops the upgrade fails the update with the status
+ * and the plan URL, and leaves the vars and module version in state as they were, so the next `pulumi up`
+ * starts a new upgrade.
  *
  * The resource manages only the vars it lists (by key and category): other variables of the workspace,
  * such as those of `wos.Variable` resources, are left alone. A sensitive var's value cannot be read back,
@@ -18,7 +18,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { WosClient } from "../../sdk";
-import { WosConflictError, WosNotFoundError, WosPlanFailedError, WosPlanTimeoutError } from "../../sdk/errors";
+import { WosNotFoundError } from "../../sdk/errors";
 import {
     booleanRule,
     executionModeRule,
@@ -39,26 +39,20 @@ import {
     type Variable,
     type VariableCategory,
     type Workspace,
-    type WorkspaceUpgrade,
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
 import { isRecord, joinValues, setValuesApart } from "./varValuesApart";
 import { checkExecutionMode, type CheckFailure, checkObjectList, checkProperty } from "./inputChecks";
-import { createRecoveringLostAnswer, sleep } from "./lostCreateRecovery";
-import { operationError, ProviderOperationError, safeMessage } from "./operationErrors";
+import { createRecoveringLostAnswer } from "./lostCreateRecovery";
+import { operationError, ProviderOperationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
 import { differs, mayBeSameName, optionalText } from "./stateComparison";
 import { containsUnknown, isUnknown, type PropertyBag, UNKNOWN } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
+import { DEFAULT_UPGRADE_TIMEOUT_SECONDS, runUpgrade, UpgradeFailure, type LastUpgrade } from "./upgradeRunner";
 
-/** Default of `upgradeTimeoutSeconds`: the whole upgrade's deadline, 30 minutes. */
-export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
-
-/** Default first delay between polls of an upgrade plan; `WOS_UPGRADE_POLL_MS` overrides it (a test knob). */
-export const DEFAULT_UPGRADE_POLL_MS = 1000;
-
-/** Longest delay between polls, as the README promises ("at most 10 s apart"). */
-const MAX_UPGRADE_POLL_MS = 10_000;
+// The upgrade runner's knobs, where the tests, the benchmarks and earlier versions of this module have them.
+export { DEFAULT_UPGRADE_POLL_MS, DEFAULT_UPGRADE_TIMEOUT_SECONDS, setUpgradeLogger, type LastUpgrade, type UpgradeLogger } from "./upgradeRunner";
 
 /** One var of the workspace as the program gives it: the SDK's {@link NoCodeWorkspaceVar}. */
 export type NoCodeWorkspaceVarInput = NoCodeWorkspaceVar;
@@ -91,13 +85,6 @@ export interface NoCodeWorkspaceVarOutput {
     sensitive: boolean;
 }
 
-/** The last upgrade this resource ran: the run's id, how it ended, and its plan's page. */
-export interface LastUpgrade {
-    id: string;
-    status: string;
-    planUrl: string;
-}
-
 /**
  * Outputs of a `wos:NoCodeWorkspace`: the inputs as the service holds them, the module version the workspace
  * runs, whether a newer no-code version exists, and the last upgrade this resource ran.
@@ -118,45 +105,6 @@ export interface NoCodeWorkspaceOutputs {
     upgradeTimeoutSeconds?: number;
     noCodeUpgradeAvailable: boolean;
     lastUpgrade?: LastUpgrade;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The Pulumi log
-
-/** Where the upgrade's progress goes: a line per status change, with the plan URL. */
-export type UpgradeLogger = (message: string) => void;
-
-/**
- * Writes to the Pulumi log. `@pulumi/pulumi` is loaded only when an upgrade runs (the provider host has it;
- * the handlers need it for nothing else), and a failure to load or log never fails the upgrade.
- */
-function pulumiLog(message: string): void {
-    try {
-        const pulumi = require("@pulumi/pulumi") as { log: { info(message: string): unknown } };
-        void Promise.resolve(pulumi.log.info(message)).catch(() => undefined);
-    } catch {
-        // No Pulumi runtime here: the progress is lost, the upgrade is not.
-    }
-}
-
-let upgradeLogger: UpgradeLogger = pulumiLog;
-
-/**
- * Replaces where upgrade progress is written (the Pulumi log by default); without an argument, restores the
- * default. Answers the previous logger.
- *
- * @internal for tests, which read the progress lines.
- */
-export function setUpgradeLogger(logger?: UpgradeLogger): UpgradeLogger {
-    const previous = upgradeLogger;
-    upgradeLogger = logger ?? pulumiLog;
-    return previous;
-}
-
-/** The first delay between polls of a plan: `WOS_UPGRADE_POLL_MS` when it is a positive number, else 1 s. */
-function firstPollDelayMs(): number {
-    const configured = Number(process.env.WOS_UPGRADE_POLL_MS);
-    return Number.isFinite(configured) && configured >= 1 ? Math.round(configured) : DEFAULT_UPGRADE_POLL_MS;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -519,154 +467,6 @@ async function readWholeVars(id: string, props?: PropertyBag): Promise<dynamic.R
 // ---------------------------------------------------------------------------------------------------------
 // update
 
-/** The failure of an upgrade: the run (if one started) and why, for the message and `lastUpgrade`. */
-class UpgradeFailure extends Error {
-    constructor(
-        message: string,
-        readonly run?: LastUpgrade,
-    ) {
-        super(message);
-    }
-}
-
-/** The details of a 409 answer, where the service names the unfinished run. */
-function unfinishedRunId(failure: unknown): string | undefined {
-    // The caller has checked that `failure` is a WosConflictError; a missing detail reads "undefined", which names no run.
-    const details = [String((failure as Error).message), ...((failure as { errors?: { detail?: string }[] }).errors ?? []).map((e) => String(e.detail))];
-    for (const detail of details) {
-        const match = /\brun-[A-Za-z0-9]+/.exec(detail);
-        if (match) return match[0];
-    }
-    return undefined;
-}
-
-/**
- * Starts this update's upgrade. While an earlier upgrade of the workspace is unfinished the service answers
- * 409: that run is waited for (by its id when the service names it, else by trying again with backoff),
- * never confirmed, within the same deadline; then this upgrade starts. Starting it discards a run that
- * ended `planned` unconfirmed.
- */
-async function initiateUpgrade(
-    client: WosClient,
-    workspaceId: string,
-    noCodeModuleId: string,
-    vars: NoCodeWorkspaceVar[],
-    deadline: number,
-    log: UpgradeLogger,
-): Promise<WorkspaceUpgrade & { noCodeModuleId: string }> {
-    let delay = firstPollDelayMs();
-    for (;;) {
-        try {
-            return await client.noCodeModules.initiateUpgrade(noCodeModuleId, workspaceId, { vars });
-        } catch (failure) {
-            if (!WosConflictError.isInstance(failure)) throw failure;
-            const runId = unfinishedRunId(failure);
-            log(`an earlier upgrade${runId ? ` (${runId})` : ""} of the workspace is unfinished: waiting for it to end (it will not be confirmed)`);
-            if (runId) {
-                try {
-                    await client.noCodeModules.waitForPlan(
-                        { noCodeModuleId, workspaceId, id: runId },
-                        { deadline, initialDelayMs: delay, maxDelayMs: MAX_UPGRADE_POLL_MS },
-                    );
-                } catch (waitFailure) {
-                    // However it ended, it is over; only the deadline, or an error of another kind, stops this upgrade.
-                    if (WosPlanTimeoutError.isInstance(waitFailure)) {
-                        throw new UpgradeFailure(
-                            `an earlier upgrade (${runId}) of the workspace was still unfinished at the deadline ` +
-                                `(upgradeTimeoutSeconds; last status '${waitFailure.lastStatus}', plan: ${waitFailure.planUrl}); ` +
-                                "this upgrade did not start",
-                        );
-                    }
-                    if (!WosPlanFailedError.isInstance(waitFailure)) throw waitFailure;
-                }
-            } else {
-                if (Date.now() + delay > deadline) {
-                    throw new UpgradeFailure(
-                        "an earlier upgrade of the workspace was still unfinished at the deadline (upgradeTimeoutSeconds); " +
-                            "this upgrade did not start",
-                    );
-                }
-                await sleep(delay);
-                delay = Math.min(Math.round(delay * 1.5), MAX_UPGRADE_POLL_MS);
-            }
-        }
-    }
-}
-
-/**
- * The upgrade: initiate with the whole `vars` list, poll the plan with backoff until `deadline` (each status
- * and the plan URL to the log), confirm `planned` / `cost_estimated`, nothing to confirm for
- * `planned_and_finished`. Any other end, or the deadline, throws an {@link UpgradeFailure} with the status and
- * the plan URL; the plan is then left unconfirmed (a later upgrade starts a new one).
- */
-async function runUpgrade(
-    client: WosClient,
-    workspaceId: string,
-    noCodeModuleId: string,
-    vars: NoCodeWorkspaceVar[],
-    timeoutSeconds: number,
-    log: UpgradeLogger,
-): Promise<LastUpgrade> {
-    const deadline = Date.now() + timeoutSeconds * 1000;
-    const started = await initiateUpgrade(client, workspaceId, noCodeModuleId, vars, deadline, log);
-    log(`upgrade ${started.id} started: ${started.status} (plan: ${started.planUrl})`);
-    // A later answer's plan URL, or the start's when that answer has none.
-    // Stryker disable next-line LogicalOperator: this service answers every read of an upgrade with the plan URL of its start, so the fallback is never taken
-    const planUrlOf = (upgrade: { planUrl: string }) => upgrade.planUrl || started.planUrl;
-    let lastStatus = started.status;
-    let finished: WorkspaceUpgrade;
-    try {
-        finished = await client.noCodeModules.waitForPlan(started, {
-            deadline,
-            initialDelayMs: firstPollDelayMs(),
-            maxDelayMs: MAX_UPGRADE_POLL_MS,
-            onStatus: (upgrade) => {
-                if (upgrade.status === lastStatus) return;
-                lastStatus = upgrade.status;
-                log(`upgrade ${upgrade.id}: ${upgrade.status} (plan: ${planUrlOf(upgrade)})`);
-            },
-        });
-    } catch (failure) {
-        if (WosPlanFailedError.isInstance(failure)) {
-            const planUrl = planUrlOf(failure);
-            throw new UpgradeFailure(`the upgrade plan ${started.id} ended '${failure.status}' (plan: ${planUrl})`, {
-                id: started.id,
-                status: failure.status,
-                planUrl,
-            });
-        }
-        if (WosPlanTimeoutError.isInstance(failure)) {
-            const planUrl = planUrlOf(failure);
-            throw new UpgradeFailure(
-                `the upgrade plan ${started.id} did not finish within upgradeTimeoutSeconds (${timeoutSeconds} s); ` +
-                    `last status '${failure.lastStatus}' (plan: ${planUrl}); it is left unconfirmed`,
-                { id: started.id, status: failure.lastStatus, planUrl },
-            );
-        }
-        throw new UpgradeFailure(`polling the upgrade plan ${started.id} failed: ${safeMessage(failure)} (plan: ${started.planUrl})`, {
-            id: started.id,
-            status: lastStatus,
-            planUrl: started.planUrl,
-        });
-    }
-    const planUrl = planUrlOf(finished);
-    if (finished.status === "planned_and_finished") {
-        log(`upgrade ${finished.id}: planned_and_finished, nothing to apply (plan: ${planUrl})`);
-        return { id: finished.id, status: finished.status, planUrl };
-    }
-    try {
-        await client.noCodeModules.confirmUpgrade(noCodeModuleId, workspaceId, finished.id);
-    } catch (failure) {
-        throw new UpgradeFailure(`confirming the upgrade plan ${finished.id} (${finished.status}) failed: ${safeMessage(failure)} (plan: ${planUrl})`, {
-            id: finished.id,
-            status: finished.status,
-            planUrl,
-        });
-    }
-    log(`upgrade ${finished.id}: ${finished.status}, confirmed and applied (plan: ${planUrl})`);
-    return { id: finished.id, status: "applied", planUrl };
-}
-
 /**
  * Deletes the workspace's variables that have the identities (key and category) of `removed`; one already
  * gone counts as deleted. `onDeleted` is told after each, so a failure midway reports what is left.
@@ -697,7 +497,6 @@ async function updateWholeVars(id: string, olds: PropertyBag, news: PropertyBag)
     const what = describe(inputs, id);
     const plan = planUpdate(olds, news);
     const client = clientFromCredentials();
-    const log: UpgradeLogger = (message) => upgradeLogger(`${what}: ${message}`);
 
     // What is true of the workspace so far; the outputs of a partial success once something changed.
     let progress = { ...(olds as unknown as NoCodeWorkspaceOutputs), upgradeTimeoutSeconds: inputs.upgradeTimeoutSeconds };
@@ -746,14 +545,14 @@ async function updateWholeVars(id: string, olds: PropertyBag, news: PropertyBag)
     if (plan.upgrade && module) {
         const vars = requestVars(inputs.vars);
         try {
-            const lastUpgrade = await runUpgrade(
+            const lastUpgrade = await runUpgrade({
                 client,
-                id,
-                inputs.noCodeModuleId,
+                noCodeModuleId: inputs.noCodeModuleId,
+                workspaceId: id,
                 vars,
-                inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS,
-                log,
-            );
+                timeoutSeconds: inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS,
+                what,
+            });
             // The listed vars are applied; vars still to be removed stay in state until they are.
             progress = {
                 ...progress,

@@ -1,0 +1,230 @@
+/**
+ * The upgrade of a workspace made from a no-code module, as `wos:NoCodeWorkspace` runs it inside an update:
+ * wait for an earlier unfinished upgrade of the workspace (never confirming it), initiate a plan with the
+ * whole `vars` list, poll it with backoff until the deadline (each status and the plan URL to the Pulumi log),
+ * and confirm only a finished plan. {@link runUpgrade} is the whole of it; whatever stops an upgrade is an
+ * {@link UpgradeFailure} that names the run, its status and its plan URL.
+ *
+ * @module
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { WosClient } from "../../sdk";
+import { WosConflictError, WosPlanFailedError, WosPlanTimeoutError } from "../../sdk/errors";
+import type { NoCodeWorkspaceVar, WorkspaceUpgrade } from "../../sdk/model";
+import { safeMessage } from "./operationErrors";
+
+/** Default of `upgradeTimeoutSeconds`: the whole upgrade's deadline, 30 minutes. */
+export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
+
+/** Default first delay between polls of an upgrade plan; `WOS_UPGRADE_POLL_MS` overrides it (a test knob). */
+export const DEFAULT_UPGRADE_POLL_MS = 1000;
+
+/** Longest delay between polls, as the README promises ("at most 10 s apart"). */
+const MAX_UPGRADE_POLL_MS = 10_000;
+
+/** The last upgrade this resource ran: the run's id, how it ended, and its plan's page. */
+export interface LastUpgrade {
+    id: string;
+    status: string;
+    planUrl: string;
+}
+
+// The Pulumi log
+
+/** Where the upgrade's progress goes: a line per status change, with the plan URL. */
+export type UpgradeLogger = (message: string) => void;
+
+/**
+ * Writes to the Pulumi log. `@pulumi/pulumi` is loaded only when an upgrade runs (the provider host has it;
+ * the handlers need it for nothing else), and a failure to load or log never fails the upgrade.
+ */
+function pulumiLog(message: string): void {
+    try {
+        const pulumi = require("@pulumi/pulumi") as { log: { info(message: string): unknown } };
+        void Promise.resolve(pulumi.log.info(message)).catch(() => undefined);
+    } catch {
+        // No Pulumi runtime here: the progress is lost, the upgrade is not.
+    }
+}
+
+let upgradeLogger: UpgradeLogger = pulumiLog;
+
+/**
+ * Replaces where upgrade progress is written (the Pulumi log by default); without an argument, restores the
+ * default. Answers the previous logger.
+ *
+ * @internal for tests, which read the progress lines.
+ */
+export function setUpgradeLogger(logger?: UpgradeLogger): UpgradeLogger {
+    const previous = upgradeLogger;
+    upgradeLogger = logger ?? pulumiLog;
+    return previous;
+}
+
+/** The first delay between polls of a plan: `WOS_UPGRADE_POLL_MS` when it is a positive number, else 1 s. */
+function firstPollDelayMs(): number {
+    const configured = Number(process.env.WOS_UPGRADE_POLL_MS);
+    return Number.isFinite(configured) && configured >= 1 ? Math.round(configured) : DEFAULT_UPGRADE_POLL_MS;
+}
+
+
+// ---------------------------------------------------------------------------------------------------------
+// The upgrade
+
+/** The failure of an upgrade: the run (if one started) and why, for the message and `lastUpgrade`. */
+export class UpgradeFailure extends Error {
+    constructor(
+        message: string,
+        readonly run?: LastUpgrade,
+    ) {
+        super(message);
+    }
+}
+
+/** The details of a 409 answer, where the service names the unfinished run. */
+function unfinishedRunId(failure: unknown): string | undefined {
+    // The caller has checked that `failure` is a WosConflictError; a missing detail reads "undefined", which names no run.
+    const details = [String((failure as Error).message), ...((failure as { errors?: { detail?: string }[] }).errors ?? []).map((e) => String(e.detail))];
+    for (const detail of details) {
+        const match = /\brun-[A-Za-z0-9]+/.exec(detail);
+        if (match) return match[0];
+    }
+    return undefined;
+}
+
+/**
+ * Starts this update's upgrade. While an earlier upgrade of the workspace is unfinished the service answers
+ * 409: that run is waited for (by its id when the service names it, else by trying again with backoff),
+ * never confirmed, within the same deadline; then this upgrade starts. Starting it discards a run that
+ * ended `planned` unconfirmed.
+ */
+async function initiateUpgrade(
+    client: WosClient,
+    workspaceId: string,
+    noCodeModuleId: string,
+    vars: NoCodeWorkspaceVar[],
+    deadline: number,
+    log: UpgradeLogger,
+): Promise<WorkspaceUpgrade & { noCodeModuleId: string }> {
+    let delay = firstPollDelayMs();
+    for (;;) {
+        try {
+            return await client.noCodeModules.initiateUpgrade(noCodeModuleId, workspaceId, { vars });
+        } catch (failure) {
+            if (!WosConflictError.isInstance(failure)) throw failure;
+            const runId = unfinishedRunId(failure);
+            log(`an earlier upgrade${runId ? ` (${runId})` : ""} of the workspace is unfinished: waiting for it to end (it will not be confirmed)`);
+            if (runId) {
+                try {
+                    await client.noCodeModules.waitForPlan(
+                        { noCodeModuleId, workspaceId, id: runId },
+                        { deadline, initialDelayMs: delay, maxDelayMs: MAX_UPGRADE_POLL_MS },
+                    );
+                } catch (waitFailure) {
+                    // However it ended, it is over; only the deadline, or an error of another kind, stops this upgrade.
+                    if (WosPlanTimeoutError.isInstance(waitFailure)) {
+                        throw new UpgradeFailure(
+                            `an earlier upgrade (${runId}) of the workspace was still unfinished at the deadline ` +
+                                `(upgradeTimeoutSeconds; last status '${waitFailure.lastStatus}', plan: ${waitFailure.planUrl}); ` +
+                                "this upgrade did not start",
+                        );
+                    }
+                    if (!WosPlanFailedError.isInstance(waitFailure)) throw waitFailure;
+                }
+            } else {
+                if (Date.now() + delay > deadline) {
+                    throw new UpgradeFailure(
+                        "an earlier upgrade of the workspace was still unfinished at the deadline (upgradeTimeoutSeconds); " +
+                            "this upgrade did not start",
+                    );
+                }
+                await sleep(delay);
+                delay = Math.min(Math.round(delay * 1.5), MAX_UPGRADE_POLL_MS);
+            }
+        }
+    }
+}
+
+/** What one upgrade needs: the workspace and its module, the vars, the deadline, and how the log names it. */
+export interface UpgradeRequest {
+    client: WosClient;
+    /** `nocode-...` */
+    noCodeModuleId: string;
+    /** `ws-...` */
+    workspaceId: string;
+    /** The whole list of the workspace's managed vars, defaults filled. */
+    vars: NoCodeWorkspaceVar[];
+    /** The whole upgrade's deadline from now (the earlier run's wait included), in seconds. */
+    timeoutSeconds: number;
+    /** How each log line names the resource: `wos:NoCodeWorkspace 'site-prod' (ws-…) of no-code module nocode-…`. */
+    what: string;
+}
+
+/**
+ * The upgrade: initiate with the whole `vars` list, poll the plan with backoff until `deadline` (each status
+ * and the plan URL to the log), confirm `planned` / `cost_estimated`, nothing to confirm for
+ * `planned_and_finished`. Any other end, or the deadline, throws an {@link UpgradeFailure} with the status and
+ * the plan URL; the plan is then left unconfirmed (a later upgrade starts a new one).
+ */
+export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> {
+    const { client, workspaceId, noCodeModuleId, vars, timeoutSeconds } = request;
+    const log: UpgradeLogger = (message) => upgradeLogger(`${request.what}: ${message}`);
+    const deadline = Date.now() + timeoutSeconds * 1000;
+    const started = await initiateUpgrade(client, workspaceId, noCodeModuleId, vars, deadline, log);
+    log(`upgrade ${started.id} started: ${started.status} (plan: ${started.planUrl})`);
+    // A later answer's plan URL, or the start's when that answer has none.
+    // Stryker disable next-line LogicalOperator: this service answers every read of an upgrade with the plan URL of its start, so the fallback is never taken
+    const planUrlOf = (upgrade: { planUrl: string }) => upgrade.planUrl || started.planUrl;
+    let lastStatus = started.status;
+    let finished: WorkspaceUpgrade;
+    try {
+        finished = await client.noCodeModules.waitForPlan(started, {
+            deadline,
+            initialDelayMs: firstPollDelayMs(),
+            maxDelayMs: MAX_UPGRADE_POLL_MS,
+            onStatus: (upgrade) => {
+                if (upgrade.status === lastStatus) return;
+                lastStatus = upgrade.status;
+                log(`upgrade ${upgrade.id}: ${upgrade.status} (plan: ${planUrlOf(upgrade)})`);
+            },
+        });
+    } catch (failure) {
+        if (WosPlanFailedError.isInstance(failure)) {
+            const planUrl = planUrlOf(failure);
+            throw new UpgradeFailure(`the upgrade plan ${started.id} ended '${failure.status}' (plan: ${planUrl})`, {
+                id: started.id,
+                status: failure.status,
+                planUrl,
+            });
+        }
+        if (WosPlanTimeoutError.isInstance(failure)) {
+            const planUrl = planUrlOf(failure);
+            throw new UpgradeFailure(
+                `the upgrade plan ${started.id} did not finish within upgradeTimeoutSeconds (${timeoutSeconds} s); ` +
+                    `last status '${failure.lastStatus}' (plan: ${planUrl}); it is left unconfirmed`,
+                { id: started.id, status: failure.lastStatus, planUrl },
+            );
+        }
+        throw new UpgradeFailure(`polling the upgrade plan ${started.id} failed: ${safeMessage(failure)} (plan: ${started.planUrl})`, {
+            id: started.id,
+            status: lastStatus,
+            planUrl: started.planUrl,
+        });
+    }
+    const planUrl = planUrlOf(finished);
+    if (finished.status === "planned_and_finished") {
+        log(`upgrade ${finished.id}: planned_and_finished, nothing to apply (plan: ${planUrl})`);
+        return { id: finished.id, status: finished.status, planUrl };
+    }
+    try {
+        await client.noCodeModules.confirmUpgrade(noCodeModuleId, workspaceId, finished.id);
+    } catch (failure) {
+        throw new UpgradeFailure(`confirming the upgrade plan ${finished.id} (${finished.status}) failed: ${safeMessage(failure)} (plan: ${planUrl})`, {
+            id: finished.id,
+            status: finished.status,
+            planUrl,
+        });
+    }
+    log(`upgrade ${finished.id}: ${finished.status}, confirmed and applied (plan: ${planUrl})`);
+    return { id: finished.id, status: "applied", planUrl };
+}
