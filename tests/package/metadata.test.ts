@@ -5,7 +5,7 @@
  * no file the package does not ship, and a changelog in the Keep a Changelog format that has the package's
  * version and is shipped with it.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(__dirname, "../..");
@@ -118,10 +118,26 @@ describe("README", () => {
         }
     });
 
-    test("refers to no specification file that the package does not ship", () => {
-        for (const file of ["api.md", "design.md", "local-service.md", "package.md", "engine-notes.md"]) {
-            expect({ file, mentioned: README.includes(file) }).toEqual({ file, mentioned: false });
+    test("refers to no specification file that the repository does not hold, nor do the documents of docs/", () => {
+        const documents = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+        expect(documents).toEqual(expect.arrayContaining(["docs/reference.md", "docs/server.md"]));
+        for (const document of documents) {
+            const text = readFileSync(join(ROOT, document), "utf8");
+            for (const file of ["api.md", "design.md", "local-service.md", "package.md", "engine-notes.md"]) {
+                expect({ document, file, mentioned: text.includes(file) }).toEqual({ document, file, mentioned: false });
+            }
         }
+    });
+
+    test("its quick start gives the two commands, and CI (.ci/run) runs exactly its test command, last", () => {
+        const quickStart = README.slice(README.indexOf("## Quick start"));
+        const block = /```sh\n([^]*?)```/.exec(quickStart);
+        expect(block?.[1]?.trim().split("\n")).toEqual(["npm ci && npm start", "npm test"]);
+        const commands = readFileSync(join(ROOT, ".ci", "run"), "utf8")
+            .split("\n")
+            .map((line) => line.trim())
+            .filter((line) => line !== "" && !line.startsWith("#"));
+        expect(commands.at(-1)).toBe(block![1]!.trim().split("\n")[1]);
     });
 
     test("documents --version, the proxies, the environment defaults of the client, the 401 header and the docs", () => {

@@ -26,8 +26,11 @@ const CITATION = new RegExp(
     "g",
 );
 
-/** Folders of the repository that hold no source of its own: dependencies, build output, tool state. */
-const NOT_SOURCES = new Set(["node_modules", "dist", "docs", "coverage", "reports"]);
+/**
+ * Folders of the repository that hold no source of its own: dependencies, build output (the API reference
+ * TypeDoc writes into `api-reference/`), tool state. `docs/` is read: it holds the maintainers' documents.
+ */
+const NOT_SOURCES = new Set(["node_modules", "dist", "api-reference", "coverage", "reports"]);
 
 /** Files whose comments are read: the languages of the repository, with comments as TypeScript parses them. */
 const SCRIPT_EXTENSIONS = new Set([".ts", ".js", ".mjs", ".cjs"]);
