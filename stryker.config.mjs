@@ -3,7 +3,7 @@
  * Mutation testing (issue 8): `npm run mutation` plants small bugs (mutants) in the modules where a silent
  * bug costs most and runs the tests that cover each one; a mutant no test notices "survives". The report
  * goes to reports/mutation/ (HTML and JSON). Not part of `npm test`: it takes hours on two cores. A subset:
- * `npm run mutation -- --mutate server/auth.ts,sdk/retry.ts`. Scores per module are in the README.
+ * `npm run mutation -- --mutate server/auth.ts,sdk/retry.ts`. Scores per module are in docs/contributing.md.
  *
  * A mutant that no behaviour can tell apart from the code is marked where it is made, with
  * `// Stryker disable next-line <mutator>: <why it is equivalent>`.

@@ -3,7 +3,7 @@
  * process (as the provider host runs them) against the service behind a counting proxy, one operation
  * after another, each starting from the state the previous one left; the proxy lists the requests of each.
  * `check` and `diff` send none (they judge inputs and state alone). The API's minimum is one request an
- * operation; the README says why each further one is there.
+ * operation; docs/benchmarks.md says why each further one is there.
  *
  * @module
  */

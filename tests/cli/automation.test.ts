@@ -1,5 +1,5 @@
 /**
- * `examples/testing/automation.ts`, the Automation API recipe of the README, run for real: compiled as a user
+ * `examples/testing/automation.ts`, the Automation API recipe of docs/reference.md, run for real: compiled as a user
  * compiles it, against the packed packages, with the Pulumi CLI that `tests/cli/setup.sh` builds on the PATH.
  * It starts its own local service (`pulumi-wos/testing`), deploys `examples/testing`, checks what it made,
  * previews and refreshes with no changes expected, destroys and checks that nothing is left; any failed

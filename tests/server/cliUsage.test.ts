@@ -57,7 +57,7 @@ describe("wos-server --version and --help", () => {
         const usage = stdout.slice(stdout.indexOf("usage:"), stdout.indexOf("\nOptions:"));
         const inUsage = new Set([...usage.matchAll(/--([a-z][a-z-]*)/g)].map((match) => match[1]!));
         const explained = explainedOptions(stdout);
-        // Every option the README documents, and the two that only answer.
+        // Every option docs/server.md documents, and the two that only answer.
         for (const option of [
             "host", "port", "data", "seed", "plan-step-ms", "rate-limit", "admin-token", "log-level", "secret-key-file",
             "request-timeout-ms", "max-connections", "shutdown-grace-ms", "public-url", "help", "version",

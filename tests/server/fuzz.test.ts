@@ -190,7 +190,7 @@ const hostileValue: fc.Arbitrary<Json> = fc.oneof(
     fc.string({ unit: "binary", maxLength: 40 }),
     // JSON can carry half a surrogate pair (`"\ud800"`); fast-check's strings never hold one.
     fc.tuple(fc.string({ maxLength: 8 }), fc.integer({ min: 0xd800, max: 0xdfff })).map(([text, unit]) => text + String.fromCharCode(unit)),
-    // Up to just past the variable value limit of 262144 characters (256 Ki, the README), written as the
+    // Up to just past the variable value limit of 262144 characters (256 Ki, docs/decisions.md), written as the
     // number: a bound taken from LIMITS would move with a wrong limit.
     fc.integer({ min: 100, max: 262_144 + 10 }).map((length) => "x".repeat(length)),
     fc.constantFrom(WORKSPACES.appsWeb, WORKSPACES.globex, WORKSPACES.defaultProject, "ws-doesnotexist0000"),

@@ -3,7 +3,7 @@
  * often hides another): what a token resolves to (its kind, its teams, the union of a user's teams' flags
  * and the strongest access per project), what each access level permits on a project of the caller's
  * organization and that nothing is permitted on another organization's, the `Bearer` syntax, and the memory
- * of resolved tokens (a decision of the README: 2 s, at most 1000, emptied by a seed).
+ * of resolved tokens (a decision of docs/decisions.md: 2 s, at most 1000, emptied by a seed).
  *
  * A real database with a seed of its own; the clock is Jest's fake one, so an expiry is exact and no test waits.
  */

@@ -177,7 +177,7 @@ describe("422 with pointers: oversized values", () => {
         ["a project description of 10000 characters", "POST", "/organizations/acme/projects", projectDocument({ name: "Big Description", description: "d".repeat(10_000) }), "/data/attributes/description"],
         ["a tag value of 5000 characters", "PATCH", "TAGS", { data: [{ type: "tag-bindings", attributes: { key: "k", value: "v".repeat(5000) } }] }, "/data/0/attributes/value"],
         // Boundaries as the API's numbers, never from LIMITS (the constant under test): the API, a key of at most
-        // 128 characters; the README, a value of at most 256 KiB (262144 characters; the API's 256 is widened).
+        // 128 characters; docs/decisions.md, a value of at most 256 KiB (262144 characters; the API's 256 is widened).
         ["a variable key of 129 characters", "POST", "/vars", variableDocument(WORKSPACES.appsLegacy, { key: "K".repeat(129), category: "env" }), "/data/attributes/key"],
         ["a variable value of 262145 characters", "POST", "/vars", variableDocument(WORKSPACES.appsLegacy, { key: "HUGE_VALUE", value: "v".repeat(262_145), category: "env" }), "/data/attributes/value"],
         ["a variable key of 129 characters in an update", "PATCH", "VAR", { data: { type: "vars", attributes: { key: "P".repeat(129) } } }, "/data/attributes/key"],

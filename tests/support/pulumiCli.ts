@@ -209,7 +209,7 @@ export function killTree(child: ChildProcess): void {
  * behind: its language host and its provider hosts, which live on as orphans (each plugin runs in a process
  * group of its own) and may finish what they were doing.
  *
- * Then it does what the README tells a user to do after such a kill: delete a metadata sidecar of the
+ * Then it does what the reference (docs/reference.md) tells a user to do after such a kill: delete a metadata sidecar of the
  * `file://` backend that the kill left torn. The backend writes a state file atomically (a temporary file,
  * then a rename) but its `<file>.attrs` beside it in place (truncate, then write); killed in between, the
  * sidecar is empty and every later command of the stack fails with `failed to load checkpoint: EOF`.
