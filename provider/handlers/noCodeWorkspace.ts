@@ -33,11 +33,9 @@ import {
     workspaceSourceNameRule,
     workspaceSourceUrlRule,
     workspaceVarListProblems,
-    type ExecutionMode,
     type NoCodeModule,
     type NoCodeWorkspaceVar,
     type Variable,
-    type VariableCategory,
     type Workspace,
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
@@ -46,57 +44,44 @@ import { checkExecutionMode, type CheckFailure, checkObjectList, checkProperty }
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError, ProviderOperationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
-import { differs, mayBeSameName, optionalText } from "./stateComparison";
+import { differs, mayBeSameName } from "./stateComparison";
 import { containsUnknown, isUnknown, type PropertyBag, UNKNOWN } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
+import {
+    changedSettings,
+    NO_CODE_WORKSPACE_SETTINGS,
+    settingsBesideName,
+    settingsFrom,
+    settingsPatch,
+    type WorkspaceSetting,
+    type WorkspaceSettingInputs,
+    type WorkspaceSettingOutputs,
+} from "./workspaceSettings";
 import { DEFAULT_UPGRADE_TIMEOUT_SECONDS, runUpgrade, UpgradeFailure, type LastUpgrade } from "./upgradeRunner";
 
 // The upgrade runner's knobs, where the tests, the benchmarks and earlier versions of this module have them.
 export { DEFAULT_UPGRADE_POLL_MS, DEFAULT_UPGRADE_TIMEOUT_SECONDS, setUpgradeLogger, type LastUpgrade, type UpgradeLogger } from "./upgradeRunner";
 
-/** One var of the workspace as the program gives it: the SDK's {@link NoCodeWorkspaceVar}. */
-export type NoCodeWorkspaceVarInput = NoCodeWorkspaceVar;
-
 /** Inputs of a `wos:NoCodeWorkspace` once known (see `NoCodeWorkspaceArgs` in `provider/noCodeWorkspace.ts`). */
-export interface NoCodeWorkspaceInputs {
+export interface NoCodeWorkspaceInputs extends WorkspaceSettingInputs {
     /** `nocode-...` */
     noCodeModuleId: string;
     /** `prj-...` */
     projectId: string;
-    name: string;
-    description?: string;
-    autoApply?: boolean;
-    executionMode?: ExecutionMode;
-    agentPoolId?: string;
-    sourceName?: string;
-    sourceUrl?: string;
-    vars?: NoCodeWorkspaceVarInput[];
+    vars?: NoCodeWorkspaceVar[];
     moduleVersion?: string;
     upgradeTimeoutSeconds?: number;
 }
 
-/** A managed var as state holds it: defaults filled, a sensitive value the last one written. */
-export interface NoCodeWorkspaceVarOutput {
-    key: string;
-    value: string;
-    category: VariableCategory;
-    description?: string;
-    hcl: boolean;
-    sensitive: boolean;
-}
+/** A managed var as state holds it: the SDK's var with its defaults filled, a sensitive value the last one written. */
+export type NoCodeWorkspaceVarOutput = Required<Omit<NoCodeWorkspaceVar, "description">> & Pick<NoCodeWorkspaceVar, "description">;
 
 /**
  * Outputs of a `wos:NoCodeWorkspace`: the inputs as the service holds them, the module version the workspace
  * runs, whether a newer no-code version exists, and the last upgrade this resource ran.
  */
-export interface NoCodeWorkspaceOutputs {
+export interface NoCodeWorkspaceOutputs extends WorkspaceSettingOutputs {
     noCodeModuleId: string;
-    projectId: string;
-    name: string;
-    description?: string;
-    autoApply: boolean;
-    executionMode: ExecutionMode;
-    agentPoolId?: string;
     sourceName?: string;
     sourceUrl?: string;
     /** The vars this resource manages, in the program's order. */
@@ -193,7 +178,7 @@ async function checkWholeVars(_olds: PropertyBag, news: PropertyBag): Promise<dy
 // diff
 
 /** A var with its defaults filled, as state keeps it and as it is compared. */
-function normalizedVar(value: NoCodeWorkspaceVarInput | NoCodeWorkspaceVarOutput): NoCodeWorkspaceVarOutput {
+function normalizedVar(value: NoCodeWorkspaceVar | NoCodeWorkspaceVarOutput): NoCodeWorkspaceVarOutput {
     return plainOutputs<NoCodeWorkspaceVarOutput>({
         key: value.key,
         value: value.value ?? "",
@@ -213,31 +198,16 @@ function varIdentity(value: { key: string; category: string }): string {
 function varsSignature(value: unknown): unknown {
     if (value === undefined || value === null) return [];
     // Anything but a list has already failed in `planUpdate`, which `diff` runs first.
-    return (value as NoCodeWorkspaceVarInput[])
+    return (value as NoCodeWorkspaceVar[])
         .map((item) => normalizedVar(item))
         .sort((a, b) => varIdentity(a).localeCompare(varIdentity(b)));
-}
-
-const asFlag = (value: unknown) => value ?? false;
-const asExecutionMode = (value: unknown) => value ?? "remote";
-
-/** Which settings of the workspace changed (changed in place with one PATCH). */
-function changedAttributes(olds: PropertyBag, news: PropertyBag): Set<string> {
-    const changed = new Set<string>();
-    if (differs(olds.name, news.name)) changed.add("name");
-    if (differs(olds.description, news.description, optionalText)) changed.add("description");
-    if (differs(olds.autoApply, news.autoApply, asFlag)) changed.add("autoApply");
-    // The mode and its agent pool go together: `update` sends both when either differs.
-    if (differs(olds.executionMode, news.executionMode, asExecutionMode) || differs(olds.agentPoolId, news.agentPoolId, optionalText)) changed.add("executionMode");
-    if (differs(olds.sourceName, news.sourceName, optionalText)) changed.add("sourceName");
-    if (differs(olds.sourceUrl, news.sourceUrl, optionalText)) changed.add("sourceUrl");
-    return changed;
 }
 
 /** What an update has to do, decided from state and inputs alone. */
 interface UpdatePlan {
     move: boolean;
-    attributes: Set<string>;
+    /** The settings changed in place with one PATCH. */
+    attributes: Set<WorkspaceSetting>;
     /** An upgrade runs: a var added or changed, or another module version asked for. */
     upgrade: boolean;
     /** Vars in state that the program no longer lists: deleted after the upgrade, or alone. */
@@ -247,7 +217,7 @@ interface UpdatePlan {
 function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
     const oldVars = ((olds.vars as NoCodeWorkspaceVarOutput[] | undefined) ?? []).map(normalizedVar);
     const newVarsUnknown = containsUnknown(news.vars);
-    const newVars = newVarsUnknown ? [] : ((news.vars as NoCodeWorkspaceVarInput[] | undefined) ?? []).map(normalizedVar);
+    const newVars = newVarsUnknown ? [] : ((news.vars as NoCodeWorkspaceVar[] | undefined) ?? []).map(normalizedVar);
     const oldByIdentity = new Map(oldVars.map((item) => [varIdentity(item), JSON.stringify(item)]));
     const varsUpserted = newVarsUnknown || newVars.some((item) => oldByIdentity.get(varIdentity(item)) !== JSON.stringify(item));
     const listed = new Set(newVars.map(varIdentity));
@@ -255,7 +225,7 @@ function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
     const versionChanged = news.moduleVersion !== undefined && differs(olds.moduleVersion, news.moduleVersion);
     return {
         move: differs(olds.projectId, news.projectId),
-        attributes: changedAttributes(olds, news),
+        attributes: changedSettings(olds, news, NO_CODE_WORKSPACE_SETTINGS),
         upgrade: varsUpserted || versionChanged,
         removedVars: newVarsUnknown ? [] : oldVars.filter((item) => !listed.has(varIdentity(item))),
     };
@@ -278,16 +248,10 @@ async function diffWholeVars(_id: string, olds: PropertyBag, news: PropertyBag):
 // ---------------------------------------------------------------------------------------------------------
 // outputs
 
-/** The settings of the workspace as the service answered them. */
-function settingsFrom(workspace: Workspace) {
+/** The settings of the workspace as the service answered them, its upgrade flag with them. */
+function noCodeSettingsFrom(workspace: Workspace) {
     return {
-        projectId: workspace.projectId,
-        name: workspace.name,
-        // `""` (a create without one) and `null` (cleared) both mean none: outputs leave it out either way.
-        description: workspace.description || undefined,
-        autoApply: workspace.autoApply,
-        executionMode: workspace.executionMode,
-        agentPoolId: workspace.agentPoolId ?? undefined,
+        ...settingsFrom(workspace),
         sourceName: workspace.sourceName ?? undefined,
         sourceUrl: workspace.sourceUrl ?? undefined,
         noCodeUpgradeAvailable: workspace.noCodeUpgradeAvailable,
@@ -295,7 +259,7 @@ function settingsFrom(workspace: Workspace) {
 }
 
 /** The vars of a request: what the program lists, defaults filled. */
-function requestVars(vars: readonly NoCodeWorkspaceVarInput[] | undefined): NoCodeWorkspaceVar[] {
+function requestVars(vars: readonly NoCodeWorkspaceVar[] | undefined): NoCodeWorkspaceVar[] {
     // A normalized var has no `description` key at all when it has none (`plainOutputs`).
     return (vars ?? []).map(normalizedVar);
 }
@@ -338,7 +302,7 @@ async function createWholeVars(news: PropertyBag): Promise<dynamic.CreateResult>
     const outputs = (workspace: Workspace): NoCodeWorkspaceOutputs =>
         plainOutputs<NoCodeWorkspaceOutputs>({
             noCodeModuleId: inputs.noCodeModuleId,
-            ...settingsFrom(workspace),
+            ...noCodeSettingsFrom(workspace),
             // The vars are written with the workspace, in the same transaction, exactly as sent.
             vars: vars.map(normalizedVar),
             // A new workspace runs the module's current version, whose pin was just read.
@@ -376,15 +340,7 @@ async function createWholeVars(news: PropertyBag): Promise<dynamic.CreateResult>
             // An answer that names no project (`""`) does not rule the workspace out.
             (found.projectId || inputs.projectId) === inputs.projectId,
         // The create is one transaction (settings and vars); one PATCH makes sure of the settings.
-        finish: (found) =>
-            client.workspaces.update(found.id, {
-                description: inputs.description ?? null,
-                autoApply: inputs.autoApply ?? false,
-                executionMode: inputs.executionMode ?? "remote",
-                agentPoolId: inputs.agentPoolId ?? null,
-                sourceName: inputs.sourceName ?? null,
-                sourceUrl: inputs.sourceUrl ?? null,
-            }),
+        finish: (found) => client.workspaces.update(found.id, settingsPatch(inputs, settingsBesideName(NO_CODE_WORKSPACE_SETTINGS))),
         outputs,
         // The vars came with the workspace; the next `up` applies whatever settings differ.
         partialOutputs: outputs,
@@ -453,7 +409,7 @@ async function readWholeVars(id: string, props?: PropertyBag): Promise<dynamic.R
     const managed = props?.name === undefined ? undefined : (state.vars ?? []);
     const outs = plainOutputs<NoCodeWorkspaceOutputs>({
         noCodeModuleId: noCodeModuleId ?? "",
-        ...settingsFrom(workspace),
+        ...noCodeSettingsFrom(workspace),
         vars: managedVarsFrom(variables, managed),
         moduleVersion,
         upgradeTimeoutSeconds: state.upgradeTimeoutSeconds,
@@ -526,20 +482,11 @@ async function updateWholeVars(id: string, olds: PropertyBag, news: PropertyBag)
     if (plan.attributes.size > 0) {
         const changed = plan.attributes;
         try {
-            workspace = await client.workspaces.update(id, {
-                ...(changed.has("name") ? { name: inputs.name } : {}),
-                ...(changed.has("description") ? { description: inputs.description ?? null } : {}),
-                ...(changed.has("autoApply") ? { autoApply: inputs.autoApply ?? false } : {}),
-                ...(changed.has("executionMode")
-                    ? { executionMode: inputs.executionMode ?? "remote", agentPoolId: inputs.agentPoolId ?? null }
-                    : {}),
-                ...(changed.has("sourceName") ? { sourceName: inputs.sourceName ?? null } : {}),
-                ...(changed.has("sourceUrl") ? { sourceUrl: inputs.sourceUrl ?? null } : {}),
-            });
+            workspace = await client.workspaces.update(id, settingsPatch(inputs, changed));
         } catch (failure) {
             fail("update", failure);
         }
-        progress = { ...progress, ...settingsFrom(workspace!) };
+        progress = { ...progress, ...noCodeSettingsFrom(workspace!) };
         changedSomething = true;
     }
     if (plan.upgrade && module) {
@@ -589,7 +536,7 @@ async function updateWholeVars(id: string, olds: PropertyBag, news: PropertyBag)
     return {
         outs: plainOutputs<NoCodeWorkspaceOutputs>({
             ...progress,
-            ...settingsFrom(workspace!),
+            ...noCodeSettingsFrom(workspace!),
             noCodeModuleId: inputs.noCodeModuleId,
             vars: (inputs.vars ?? []).map(normalizedVar),
         }),

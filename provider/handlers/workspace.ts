@@ -21,7 +21,6 @@ import {
     idRule,
     workspaceDescriptionRule,
     workspaceNameRule,
-    type ExecutionMode,
     type Workspace,
 } from "../../sdk/model";
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
@@ -29,33 +28,31 @@ import { checkExecutionMode, type CheckFailure, checkProperty } from "./inputChe
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
-import { differs, mayBeSameName, optionalText } from "./stateComparison";
+import { differs, mayBeSameName } from "./stateComparison";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
+import {
+    changedSettings,
+    settingsBesideName,
+    settingsFrom,
+    settingsPatch,
+    WORKSPACE_SETTINGS,
+    type WorkspaceSetting,
+    type WorkspaceSettingInputs,
+    type WorkspaceSettingOutputs,
+} from "./workspaceSettings";
 
 /** Inputs of a `wos:Workspace` once known and checked (see `WorkspaceArgs` in `provider/workspace.ts`). */
-export interface WorkspaceInputs {
+export interface WorkspaceInputs extends Omit<WorkspaceSettingInputs, "sourceName" | "sourceUrl"> {
     /** Filled in by `check` from the default organization when the program left it out. */
     organization: string;
-    name: string;
     /** `prj-...`; absent: the project the workspace is in (`Default Project` when it is made). */
     projectId?: string;
-    description?: string;
-    autoApply?: boolean;
-    executionMode?: ExecutionMode;
-    /** `apool-...`, with `executionMode: "agent"` only. */
-    agentPoolId?: string;
 }
 
 /** Outputs of a `wos:Workspace`: the inputs as the service holds them, the project always named. */
-export interface WorkspaceOutputs {
+export interface WorkspaceOutputs extends WorkspaceSettingOutputs {
     organization: string;
-    name: string;
-    projectId: string;
-    description?: string;
-    autoApply: boolean;
-    executionMode: ExecutionMode;
-    agentPoolId?: string;
 }
 
 /** Organization names: the service identifies an organization by its name, which is never blank. */
@@ -111,31 +108,16 @@ export async function check(_olds: PropertyBag, given: PropertyBag): Promise<dyn
 // ---------------------------------------------------------------------------------------------------------
 // diff
 
-const asFlag = (value: unknown) => value ?? false;
-
-/**
- * The execution setting as one value, mode and pool together: the service holds a pool exactly when the
- * mode is `agent` (and `check` asks the same of the inputs), so the two only ever change together and one
- * PATCH sends both.
- */
-function execution(props: PropertyBag): unknown[] {
-    return [props.executionMode ?? "remote", optionalText(props.agentPoolId)];
-}
-
 /** What an update has to do, decided from state and inputs alone. */
 interface UpdatePlan {
     /** Another project named: move the workspace there. */
     move: boolean;
     /** The settings changed in place with one PATCH. */
-    attributes: Set<string>;
+    attributes: Set<WorkspaceSetting>;
 }
 
 function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
-    const attributes = new Set<string>();
-    if (differs(olds.name, news.name)) attributes.add("name");
-    if (differs(olds.description, news.description, optionalText)) attributes.add("description");
-    if (differs(olds.autoApply, news.autoApply, asFlag)) attributes.add("autoApply");
-    if (differs(execution(olds), execution(news))) attributes.add("execution");
+    const attributes = changedSettings(olds, news, WORKSPACE_SETTINGS);
     // No project in the program means "the one it is in": leaving it out never moves the workspace.
     return { move: news.projectId !== undefined && news.projectId !== null && differs(olds.projectId, news.projectId), attributes };
 }
@@ -159,16 +141,7 @@ export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): P
 
 /** Outputs from the workspace as the service answered it. */
 function outputsFrom(organization: string, workspace: Workspace): WorkspaceOutputs {
-    return plainOutputs<WorkspaceOutputs>({
-        organization,
-        name: workspace.name,
-        projectId: workspace.projectId,
-        // `""` and `null` both mean none: outputs leave it out either way.
-        description: workspace.description || undefined,
-        autoApply: workspace.autoApply,
-        executionMode: workspace.executionMode,
-        agentPoolId: workspace.agentPoolId ?? undefined,
-    });
+    return plainOutputs<WorkspaceOutputs>({ organization, ...settingsFrom(workspace) });
 }
 
 /** The workspace of the organization that has the name (names are unique in any case), if any. */
@@ -211,13 +184,7 @@ export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
         // workspace's project in every answer: one in another project than asked for is someone else's.
         couldBeMadeByThisCreate: (found) => found.source !== "tfe-module" && (projectId === undefined || found.projectId === projectId),
         // The create is one transaction, so the workspace should be as requested; one PATCH makes sure of it.
-        finish: (found) =>
-            client.workspaces.update(found.id, {
-                description: inputs.description ?? null,
-                autoApply: inputs.autoApply ?? false,
-                executionMode: inputs.executionMode ?? "remote",
-                agentPoolId: inputs.agentPoolId ?? null,
-            }),
+        finish: (found) => client.workspaces.update(found.id, settingsPatch(inputs, settingsBesideName(WORKSPACE_SETTINGS))),
         outputs: (workspace) => outputsFrom(inputs.organization, workspace),
         // What the found workspace is: the next `up` applies whatever settings differ.
         partialOutputs: (found) => outputsFrom(inputs.organization, found),
@@ -263,14 +230,7 @@ export async function update(id: string, olds: PropertyBag, news: PropertyBag): 
         const workspace =
             changed.size === 0
                 ? await client.workspaces.read(id)
-                : await client.workspaces.update(id, {
-                      ...(changed.has("name") ? { name: inputs.name } : {}),
-                      ...(changed.has("description") ? { description: inputs.description ?? null } : {}),
-                      ...(changed.has("autoApply") ? { autoApply: inputs.autoApply ?? false } : {}),
-                      ...(changed.has("execution")
-                          ? { executionMode: inputs.executionMode ?? "remote", agentPoolId: inputs.agentPoolId ?? null }
-                          : {}),
-                  });
+                : await client.workspaces.update(id, settingsPatch(inputs, changed));
         return { outs: outputsFrom(inputs.organization, workspace) };
     } catch (failure) {
         const partial = moved

@@ -1,0 +1,105 @@
+/**
+ * The settings of a workspace that `wos:Workspace` and `wos:NoCodeWorkspace` both manage and change in place:
+ * which of them differ between state and inputs, the one PATCH that sends them, and how the service's answer
+ * reads as outputs. A workspace made from a no-code module has two settings more (its source name and URL).
+ *
+ * @module
+ */
+import type { WorkspaceUpdateOptions } from "../../sdk";
+import type { ExecutionMode, Workspace } from "../../sdk/model";
+import { differs, optionalText } from "./stateComparison";
+import type { PropertyBag } from "./unknownValues";
+
+/**
+ * A setting changed in place. `execution` is the mode and its agent pool together: the service holds a pool
+ * exactly when the mode is `agent` (and `check` asks the same of the inputs), so the two only ever change
+ * together and one PATCH sends both.
+ */
+export type WorkspaceSetting = "name" | "description" | "autoApply" | "execution" | "sourceName" | "sourceUrl";
+
+/** The settings of a `wos:Workspace`. */
+export const WORKSPACE_SETTINGS: readonly WorkspaceSetting[] = ["name", "description", "autoApply", "execution"];
+
+/** The settings of a `wos:NoCodeWorkspace`: a workspace's, and the application that made it. */
+export const NO_CODE_WORKSPACE_SETTINGS: readonly WorkspaceSetting[] = [...WORKSPACE_SETTINGS, "sourceName", "sourceUrl"];
+
+/** `settings` but the name: what a create found after a lost answer is brought in line with (it was found by its name). */
+export function settingsBesideName(settings: readonly WorkspaceSetting[]): WorkspaceSetting[] {
+    return settings.filter((setting) => setting !== "name");
+}
+
+/** The settings as the program gives them (checked). */
+export interface WorkspaceSettingInputs {
+    name: string;
+    description?: string;
+    autoApply?: boolean;
+    executionMode?: ExecutionMode;
+    /** `apool-...`, with `executionMode: "agent"` only. */
+    agentPoolId?: string;
+    sourceName?: string;
+    sourceUrl?: string;
+}
+
+/** The settings every workspace has, and its project, as outputs carry them. */
+export interface WorkspaceSettingOutputs {
+    name: string;
+    projectId: string;
+    description?: string;
+    autoApply: boolean;
+    executionMode: ExecutionMode;
+    agentPoolId?: string;
+}
+
+const asFlag = (value: unknown) => value ?? false;
+
+/** The execution setting as one value, mode and pool together, defaults filled. */
+function execution(props: PropertyBag): unknown[] {
+    return [props.executionMode ?? "remote", optionalText(props.agentPoolId)];
+}
+
+/** How each setting's state and input compare: defaults equal absence. */
+const CHANGED: Record<WorkspaceSetting, (olds: PropertyBag, news: PropertyBag) => boolean> = {
+    name: (olds, news) => differs(olds.name, news.name),
+    description: (olds, news) => differs(olds.description, news.description, optionalText),
+    autoApply: (olds, news) => differs(olds.autoApply, news.autoApply, asFlag),
+    execution: (olds, news) => differs(execution(olds), execution(news)),
+    sourceName: (olds, news) => differs(olds.sourceName, news.sourceName, optionalText),
+    sourceUrl: (olds, news) => differs(olds.sourceUrl, news.sourceUrl, optionalText),
+};
+
+/** Which of `settings` differ between state and inputs, decided without a request. */
+export function changedSettings(olds: PropertyBag, news: PropertyBag, settings: readonly WorkspaceSetting[]): Set<WorkspaceSetting> {
+    return new Set(settings.filter((setting) => CHANGED[setting](olds, news)));
+}
+
+/**
+ * The PATCH that sets `settings` to the inputs, and nothing else (so that concurrent edits of other fields
+ * survive); a setting the program left out goes back to its default (`null` clears a text).
+ */
+export function settingsPatch(inputs: WorkspaceSettingInputs, settings: Iterable<WorkspaceSetting>): WorkspaceUpdateOptions {
+    const sent = new Set(settings);
+    return {
+        ...(sent.has("name") ? { name: inputs.name } : {}),
+        ...(sent.has("description") ? { description: inputs.description ?? null } : {}),
+        ...(sent.has("autoApply") ? { autoApply: inputs.autoApply ?? false } : {}),
+        ...(sent.has("execution") ? { executionMode: inputs.executionMode ?? "remote", agentPoolId: inputs.agentPoolId ?? null } : {}),
+        ...(sent.has("sourceName") ? { sourceName: inputs.sourceName ?? null } : {}),
+        ...(sent.has("sourceUrl") ? { sourceUrl: inputs.sourceUrl ?? null } : {}),
+    };
+}
+
+/**
+ * The settings every workspace has, and its project, as the service answered them, for outputs (absent
+ * values `undefined`, for `plainOutputs` to leave out).
+ */
+export function settingsFrom(workspace: Workspace): WorkspaceSettingOutputs {
+    return {
+        name: workspace.name,
+        projectId: workspace.projectId,
+        // `""` (a create without one) and `null` (cleared) both mean none: outputs leave it out either way.
+        description: workspace.description || undefined,
+        autoApply: workspace.autoApply,
+        executionMode: workspace.executionMode,
+        agentPoolId: workspace.agentPoolId ?? undefined,
+    };
+}
