@@ -278,7 +278,7 @@ const SEARCH_TERM = "kestrel";
 const SEARCH_MATCHES = 200;
 const NAME_WORDS = ["alder", "birch", "cedar", "delta", "ember", "fjord", "grove", "heron", "inlet", "jetty"];
 
-// The list's statements, as server/routes/projects.ts builds them for a caller who sees every project (the
+// The list's statements, as server/projectListQuery.ts builds them for a caller who sees every project (the
 // owners' token of the bench): `wholeOrganizationPage` (creation order) and `selectiveSearchPage` with
 // `sort=name`; their pieces are `PAGE_COLUMNS` (server/projectListRows.ts, imported: it loads no database),
 // `ORGANIZATION_TOTAL` and `PAGE_BOUNDS_SQL` (server/pagination.ts). Those two are copied, not imported: the
@@ -296,7 +296,7 @@ const SEARCH_SQL = `WITH hits AS MATERIALIZED (
                     FROM (SELECT COUNT(*) AS n, ${ORGANIZATION_TOTAL} AS total FROM hits) matches
                     LEFT JOIN projects page ON page.rowid IN (SELECT hit FROM hits ORDER BY name COLLATE NOCASE ${PAGE_BOUNDS_SQL})
                     ORDER BY page.name COLLATE NOCASE`;
-/** server/records.ts `findProject`, which `GET /projects/:id` runs. */
+/** server/records/projects.ts `findProject`, which `GET /projects/:id` runs. */
 const SHOW_SQL = "SELECT * FROM projects WHERE id = ?";
 
 /** A seeded generator of numbers in [0, 1): both bindings write the same ids, so they read the same rows. */

@@ -7,19 +7,10 @@
 import { canManageModules, projectPermissions, type Principal, type ProjectPermissions } from "./auth";
 import type { Db } from "./db";
 import { httpError } from "./errors";
-import {
-    findNoCodeModule,
-    findNoCodeModuleVersion,
-    findProject,
-    findRegistryModule,
-    findVariable,
-    findWorkspace,
-    type NoCodeModuleRow,
-    type ProjectRow,
-    type RegistryModuleRow,
-    type VariableRow,
-    type WorkspaceRow,
-} from "./records";
+import { findNoCodeModule, findNoCodeModuleVersion, findRegistryModule, type NoCodeModuleRow, type RegistryModuleRow } from "./records/noCodeModules";
+import { findProject, type ProjectRow } from "./records/projects";
+import { findVariable, type VariableRow } from "./records/variables";
+import { findWorkspace, type WorkspaceRow } from "./records/workspaces";
 
 /** Route parameters (`:id`, `:organization`) as Fastify hands them over. */
 export type Params = { Params: Record<string, string> };

@@ -8,74 +8,24 @@ import { randomUUID, createHash } from "node:crypto";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import rateLimit from "@fastify/rate-limit";
 import { JSON_API_MEDIA_TYPE } from "../sdk/model";
-import { authenticate, unauthenticated, type Principal } from "./auth";
+import { authenticate } from "./auth";
 import { FailedAuthenticationLimit } from "./authLimit";
+import type { AppContext, ServerOptions } from "./context";
 import { connectionLimits, connectionServerOptions, installConnectionHandling } from "./connections";
 import { installBodyParsing } from "./bodyParsing";
-import { isEmpty, openDatabase, type Db } from "./db";
+import { isEmpty, openDatabase } from "./db";
 import { HttpError, httpError, titleFor } from "./errors";
 import { FaultStore, registerFaults } from "./faults";
 import { publicBaseUrl } from "./pagination";
-import { applySeed, DEMO_SEED, type SeedFile } from "./seed";
+import { applySeed, DEMO_SEED } from "./seed";
 import { registerNoCodeModuleRoutes } from "./routes/noCodeModules";
 import { registerNoCodeWorkspaceRoutes } from "./routes/noCodeWorkspaces";
 import { registerProjectRoutes } from "./routes/projects";
 import { registerVariableRoutes } from "./routes/variables";
 import { registerWorkspaceRoutes } from "./routes/workspaces";
 
-/** How to run the service. */
-export interface ServerOptions {
-    /** `:memory:` or an SQLite file path (folder created; WAL). */
-    dataPath: string;
-    /**
-     * File of the 32-byte secret key that seals sensitive values and keys token hashes (server/secrets.ts);
-     * default `<dataPath>.key` beside the database (created, mode 0600), a random key for `:memory:`.
-     */
-    secretKeyFile?: string;
-    /** Parsed seed object; when undefined AND the database is empty, the built-in demo seed is loaded. */
-    seed?: SeedFile;
-    /** Time of one upgrade plan step; default 200. */
-    planStepMs?: number;
-    /** Requests per token per second, and failed authentications per client address per second; 0 = off (default). */
-    rateLimit?: number;
-    /** Enables `/_admin/faults`. */
-    adminToken?: string;
-    /** Pino level; default `info` in the CLI, `silent` when started by tests. */
-    logLevel?: string;
-    /** Where the JSON log lines go; default stderr. */
-    logStream?: NodeJS.WritableStream;
-    /** Most milliseconds a client may take to send one request, headers and body (408 after); default 30000. */
-    requestTimeoutMs?: number;
-    /** Connections served at once; more are closed when accepted. Default 1000. */
-    maxConnections?: number;
-    /** Milliseconds requests in progress may take to finish once the service is closing; default 5000. */
-    shutdownGraceMs?: number;
-    /**
-     * Base of the absolute URLs in answers (`links`, `plan-url`): an http(s) URL, a path prefix allowed.
-     * Default: the address the service listens on. Never the request's `Host` header.
-     */
-    publicUrl?: string;
-}
-
-/** What the routes share: the database, the options and the fault rules. */
-export interface AppContext {
-    db: Db;
-    options: Required<Pick<ServerOptions, "planStepMs" | "rateLimit">> & ServerOptions;
-    faults: FaultStore;
-    /** Base of absolute links: `publicUrl`, else set by {@link startServer} to the address it listens on. */
-    linkBase: { url?: string };
-}
-
-declare module "fastify" {
-    interface FastifyInstance {
-        /** The service's shared state, and whether the demo seed was loaded at start. */
-        wos: AppContext & { demoSeedLoaded: boolean };
-    }
-    interface FastifyRequest {
-        /** The caller, set by the authentication hook on every `/api/v2` route except ping. */
-        principal?: Principal;
-    }
-}
+/** The options of {@link buildApp} and {@link startServer}; where callers of the app have always found them. */
+export type { ServerOptions } from "./context";
 
 /** The path prefix of the interface. */
 export const API_PREFIX = "/api/v2";
@@ -88,12 +38,6 @@ const JSON_API_CONTENT_TYPE = `${JSON_API_MEDIA_TYPE}; charset=utf-8`;
 
 /** Largest request body accepted (413 above it): room for a variable value of 256 KiB and its envelope. */
 const BODY_LIMIT = 1024 * 1024;
-
-/** The caller set by the authentication hook; routes are only reached with one. */
-export function principalOf(request: FastifyRequest): Principal {
-    if (!request.principal) throw unauthenticated("no_token");
-    return request.principal;
-}
 
 /**
  * Builds the application (not listening). Opens the database, applies `options.seed` (or the demo seed on an

@@ -1,5 +1,7 @@
 /**
- * Storage of the local service: one SQLite database (better-sqlite3), its schema and its migrations.
+ * Storage of the local service: one SQLite database (better-sqlite3), its schema and its migrations, and
+ * what ties a database to its secret key (the key check it holds, migration 3's sealing of what versions 1
+ * and 2 stored in clear). The cryptography and the key file are `secrets.ts`'s, which knows no table.
  *
  * The schema is versioned with `PRAGMA user_version`: migration N runs when the stored version is below N,
  * inside one transaction with the version bump, so a later issue adds its tables as a new migration
@@ -9,9 +11,7 @@ import { randomInt } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { attachSecrets, loadSecrets, sealStoredSecrets, verifySecretKey, type Secrets } from "./secrets";
-
-export { hashToken } from "./secrets";
+import { defaultKeyFile, keyCheckMatches, loadSecrets, SecretKeyError, type Secrets } from "./secrets";
 
 /** An open database of the local service. */
 export type Db = Database.Database;
@@ -329,7 +329,7 @@ const MIGRATIONS: readonly Migration[] = [
         UPDATE projects SET team_count = team_count + 1 WHERE id = new.project_id;
     END;
     `,
-    // 6: the tag filters of the lists (`filter[tagged][i][key]` / `[value]`, server/routes/projects.ts
+    // 6: the tag filters of the lists (`filter[tagged][i][key]` / `[value]`, server/records/projects.ts
     //    `TAGGED_PROJECTS`). Each filter finds the bindings with its key (and value) here, with their projects,
     //    instead of reading every binding: `UNIQUE (project_id, key)` only finds a project's own. `IF NOT
     //    EXISTS`: a test that takes a database back to an older version by dropping the later objects need
@@ -382,7 +382,7 @@ export function openDatabase(path: string, options: DatabaseOptions = {}): Db {
             // killed before its checkpoint): copy everything into the database and empty the WAL.
             db.pragma("wal_checkpoint(TRUNCATE)");
         }
-        attachSecrets(db, secrets);
+        attachedSecrets.set(db, secrets);
     } catch (error) {
         db.close();
         throw error;
@@ -486,4 +486,69 @@ export function sql(db: Db, text: string): Database.Statement {
         cache.set(text, statement);
     }
     return statement;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The database and its secret key: the key check, migration 3's data step, the secrets of an open database
+
+/**
+ * Refuses a database written with another key (or whose key check was removed), before anything is read or
+ * written. Only for a database at schema version 3 or later.
+ * @throws SecretKeyError naming the key file.
+ */
+function verifySecretKey(db: Db, secrets: Secrets, dataPath: string): void {
+    const row = db.prepare("SELECT key_check FROM secret_key WHERE id = 1").get() as { key_check: string } | undefined;
+    const source = secrets.keyFile === undefined ? "a random in-memory key" : `the key in ${secrets.keyFile}`;
+    if (!row) {
+        throw new SecretKeyError(
+            `the database ${dataPath} has lost its secret key check (its secret_key table is empty): it was changed outside wos-server; restore it from a copy`,
+        );
+    }
+    if (!keyCheckMatches(row.key_check, secrets)) {
+        throw new SecretKeyError(
+            `the database ${dataPath} was written with another secret key than ${source}: start it with the key file it was created with ` +
+                `(--secret-key-file or WOS_SECRET_KEY_FILE; by default ${defaultKeyFile(dataPath)}). Nothing was read or changed`,
+        );
+    }
+}
+
+/**
+ * Migration 3's data step, inside its transaction: seals the sensitive values stored in plain text by schema
+ * versions 1 and 2 (variables, and the vars of upgrade runs), re-keys every token hash, and records the key
+ * check. Plain prepared statements, not {@link sql}'s cache: each runs once in the life of a database.
+ */
+function sealStoredSecrets(db: Db, secrets: Secrets): void {
+    const sensitive = db.prepare("SELECT id, value FROM variables WHERE sensitive = 1").all() as { id: string; value: string }[];
+    const updateVariable = db.prepare("UPDATE variables SET value = ? WHERE id = ?");
+    for (const row of sensitive) updateVariable.run(secrets.seal(row.value), row.id);
+
+    const runs = db.prepare("SELECT id, vars FROM workspace_upgrades").all() as { id: string; vars: string }[];
+    const updateRun = db.prepare("UPDATE workspace_upgrades SET vars = ? WHERE id = ?");
+    for (const run of runs) {
+        const vars = JSON.parse(run.vars) as { value: string; sensitive: boolean }[];
+        if (!vars.some((values) => values.sensitive)) continue;
+        updateRun.run(JSON.stringify(vars.map((values) => (values.sensitive ? { ...values, value: secrets.seal(values.value) } : values))), run.id);
+    }
+
+    for (const table of ["organization_tokens", "team_tokens", "user_tokens"]) {
+        const hashes = db.prepare(`SELECT token_hash FROM ${table}`).all() as { token_hash: string }[];
+        const rekey = db.prepare(`UPDATE ${table} SET token_hash = ? WHERE token_hash = ?`);
+        for (const { token_hash: hash } of hashes) rekey.run(secrets.rekeyLegacyTokenHash(hash), hash);
+    }
+
+    db.prepare("INSERT INTO secret_key (id, key_check, created_at) VALUES (1, ?, ?)").run(secrets.keyCheck, new Date().toISOString());
+}
+
+const attachedSecrets = new WeakMap<Db, Secrets>();
+
+/** The secrets of a database opened by {@link openDatabase}. */
+export function secretsOf(db: Db): Secrets {
+    const secrets = attachedSecrets.get(db);
+    if (!secrets) throw new Error("this database was not opened with openDatabase: it has no secret key");
+    return secrets;
+}
+
+/** What the database stores instead of `token`, for the database's key. */
+export function hashToken(db: Db, token: string): string {
+    return secretsOf(db).hashToken(token);
 }

@@ -368,3 +368,8 @@ export function capitalized(message: string): string {
 export function abbreviated(value: string): string {
     return value.length > 60 ? `${value.slice(0, 60)}…` : value;
 }
+
+/** `1 workspace`, `2 workspaces`: a count and its noun, for a detail. */
+export function plural(count: number, noun: string): string {
+    return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

@@ -1,9 +1,9 @@
 /**
  * A project list page's rows: which columns a page reads and how a raw row becomes a list item. Apart from
- * `records.ts` because it needs no database to be used: `bench/sqliteBindings.ts` runs these under other
- * SQLite bindings than the server's.
+ * the list's statements (`projectListQuery.ts`) because it needs no database to be used: `bench/sqliteBindings.ts`
+ * runs these under other SQLite bindings than the server's.
  */
-import type { ProjectRow } from "./records";
+import type { ProjectRow } from "./records/projects";
 
 /**
  * A project as a list page reads it: the columns its list item shows, and what it holds, counted. Not its

@@ -5,17 +5,11 @@
 import type { Principal } from "./auth";
 import { effectiveAccess, permissionsAtLevel, projectPermissions } from "./auth";
 import type { AccessLevel } from "./db";
-import {
-    optionValues,
-    type NoCodeModuleRow,
-    type ProjectRow,
-    type RegistryModuleRow,
-    type TagBindingRow,
-    type VariableOptionsRow,
-    type VariableRow,
-    type WorkspaceRow,
-    type WorkspaceUpgradeRow,
-} from "./records";
+import { optionValues, type NoCodeModuleRow, type RegistryModuleRow, type VariableOptionsRow } from "./records/noCodeModules";
+import type { ProjectRow, TagBindingRow } from "./records/projects";
+import type { VariableRow } from "./records/variables";
+import type { WorkspaceUpgradeRow } from "./records/workspaceUpgrades";
+import type { WorkspaceRow } from "./records/workspaces";
 import type { ProjectListRow } from "./projectListRows";
 
 const API = "/api/v2";

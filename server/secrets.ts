@@ -29,7 +29,6 @@ import {
 } from "node:crypto";
 import { closeSync, constants, fchmodSync, fsyncSync, linkSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { Db } from "./db";
 
 /** Prefix of a sealed value: the format's name and version. It is also the AES-GCM associated data. */
 export const SEALED_PREFIX = "wos-sealed:v1:";
@@ -273,79 +272,9 @@ export function loadSecrets(source: SecretKeySource): Secrets {
     return secretsFromKey(createKeyFile(keyFile), keyFile);
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// The database side: the key check, migration 3's data step, the secrets of an open database
-
-/** Whether `key_check` is the check of these secrets (constant time). */
-function checksMatch(stored: string, secrets: Secrets): boolean {
+/** Whether `stored` (a database's key check) is the check of these secrets, in constant time. */
+export function keyCheckMatches(stored: string, secrets: Secrets): boolean {
     const a = Buffer.from(stored, "utf8");
     const b = Buffer.from(secrets.keyCheck, "utf8");
     return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * Refuses a database written with another key (or whose key check was removed), before anything is read or
- * written. Only for a database at schema version 3 or later.
- * @throws SecretKeyError naming the key file.
- */
-export function verifySecretKey(db: Db, secrets: Secrets, dataPath: string): void {
-    const row = db.prepare("SELECT key_check FROM secret_key WHERE id = 1").get() as { key_check: string } | undefined;
-    const source = secrets.keyFile === undefined ? "a random in-memory key" : `the key in ${secrets.keyFile}`;
-    if (!row) {
-        throw new SecretKeyError(
-            `the database ${dataPath} has lost its secret key check (its secret_key table is empty): it was changed outside wos-server; restore it from a copy`,
-        );
-    }
-    if (!checksMatch(row.key_check, secrets)) {
-        throw new SecretKeyError(
-            `the database ${dataPath} was written with another secret key than ${source}: start it with the key file it was created with ` +
-                `(--secret-key-file or WOS_SECRET_KEY_FILE; by default ${defaultKeyFile(dataPath)}). Nothing was read or changed`,
-        );
-    }
-}
-
-/**
- * Migration 3's data step, inside its transaction: seals the sensitive values stored in plain text by schema
- * versions 1 and 2 (variables, and the vars of upgrade runs), re-keys every token hash, and records the key
- * check.
- */
-export function sealStoredSecrets(db: Db, secrets: Secrets): void {
-    const sensitive = db.prepare("SELECT id, value FROM variables WHERE sensitive = 1").all() as { id: string; value: string }[];
-    const updateVariable = db.prepare("UPDATE variables SET value = ? WHERE id = ?");
-    for (const row of sensitive) updateVariable.run(secrets.seal(row.value), row.id);
-
-    const runs = db.prepare("SELECT id, vars FROM workspace_upgrades").all() as { id: string; vars: string }[];
-    const updateRun = db.prepare("UPDATE workspace_upgrades SET vars = ? WHERE id = ?");
-    for (const run of runs) {
-        const vars = JSON.parse(run.vars) as { value: string; sensitive: boolean }[];
-        if (!vars.some((values) => values.sensitive)) continue;
-        updateRun.run(JSON.stringify(vars.map((values) => (values.sensitive ? { ...values, value: secrets.seal(values.value) } : values))), run.id);
-    }
-
-    for (const table of ["organization_tokens", "team_tokens", "user_tokens"]) {
-        const hashes = db.prepare(`SELECT token_hash FROM ${table}`).all() as { token_hash: string }[];
-        const rekey = db.prepare(`UPDATE ${table} SET token_hash = ? WHERE token_hash = ?`);
-        for (const { token_hash: hash } of hashes) rekey.run(secrets.rekeyLegacyTokenHash(hash), hash);
-    }
-
-    db.prepare("INSERT INTO secret_key (id, key_check, created_at) VALUES (1, ?, ?)").run(secrets.keyCheck, new Date().toISOString());
-}
-
-const attached = new WeakMap<Db, Secrets>();
-
-/** Binds a database to its secrets (done once by `openDatabase`). */
-export function attachSecrets(db: Db, secrets: Secrets): void {
-    attached.set(db, secrets);
-}
-
-/** The secrets of an open database. */
-export function secretsOf(db: Db): Secrets {
-    const secrets = attached.get(db);
-    if (!secrets) throw new Error("this database was not opened with openDatabase: it has no secret key");
-    return secrets;
-}
-
-/** What the database stores instead of `token`, for the database's key. */
-export function hashToken(db: Db, token: string): string {
-    return secretsOf(db).hashToken(token);
 }

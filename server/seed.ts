@@ -6,7 +6,8 @@
 import { z } from "zod";
 import { forgetPrincipals } from "./auth";
 import { ACCESS_LEVELS, hashToken, newId, now, sql, writeTransaction, type Db } from "./db";
-import { insertProject, insertWorkspace } from "./records";
+import { insertProject } from "./records/projects";
+import { insertWorkspace } from "./records/workspaces";
 import {
     autoDestroyActivityDurationRule,
     idRule,

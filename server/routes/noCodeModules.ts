@@ -17,7 +17,7 @@ import {
     variableOptionSetProblems,
     type variableOptionsRelationshipSchema,
 } from "../../sdk/model";
-import { principalOf, type AppContext } from "../app";
+import { principalOf, type AppContext } from "../context";
 import {
     manageableNoCodeModule,
     refuseOrganizationToken,
@@ -27,21 +27,29 @@ import {
     type Params,
 } from "../access";
 import { canManageModules, type Principal } from "../auth";
-import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { newId, now, readTransaction, writeTransaction, type Db } from "../db";
 import { abbreviated, badParameter, capitalized, httpError, listOrNone, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { singleParameter, type Query } from "../pagination";
 import {
+    deleteNoCodeModule,
+    deleteVariableOptions,
     findNoCodeModule,
     findNoCodeModuleVersion,
+    insertNoCodeModule,
+    insertNoCodeModuleVersion,
+    insertVariableOptions,
     moduleVariablesOf,
     noCodeModuleOfRegistryModule,
     optionValues,
     registryModuleVersions,
+    setCurrentNoCodeModuleVersion,
+    updateNoCodeModuleSettings,
+    updateVariableOptions,
     variableOptionsOf,
     type NoCodeModuleRow,
     type RegistryModuleRow,
     type VariableOptionsRow,
-} from "../records";
+} from "../records/noCodeModules";
 import { renderNoCodeModule, renderRegistryModule, renderVariableOptions } from "../render";
 
 type CreateData = z.output<ReturnType<typeof createNoCodeModuleRequestSchema>>["data"];
@@ -100,7 +108,7 @@ export function registerNoCodeModuleRoutes(api: FastifyInstance, { db }: AppCont
         const principal = principalOf(request);
         writeTransaction(db, () => {
             const module = manageableNoCodeModule(db, principal, request.params.id);
-            sql(db, "DELETE FROM no_code_modules WHERE id = ?").run(module.id);
+            deleteNoCodeModule(db, module.id);
         });
         return reply.code(204).send();
     });
@@ -158,17 +166,16 @@ function createNoCodeModule(db: Db, principal: Principal, data: CreateData): NoC
     const timestamp = now();
     const id = newId("nocode-");
     const versionId = newId("nocodever-");
-    sql(db, `INSERT INTO no_code_modules (id, organization, registry_module_id, version_pin, enabled, current_version_id, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(
+    insertNoCodeModule(db, {
         id,
-        principal.organization,
-        registryModule.id,
-        versionPin,
-        data.attributes?.enabled ? 1 : 0,
-        versionId,
-        timestamp,
-        timestamp,
-    );
+        organization: principal.organization,
+        registry_module_id: registryModule.id,
+        version_pin: versionPin,
+        enabled: data.attributes?.enabled ? 1 : 0,
+        current_version_id: versionId,
+        created_at: timestamp,
+        updated_at: timestamp,
+    });
     writeSets(db, id, sets, timestamp);
     insertVersion(db, versionId, findNoCodeModule(db, id)!, timestamp);
     return findNoCodeModule(db, id)!;
@@ -205,18 +212,12 @@ function updateNoCodeModule(db: Db, principal: Principal, current: NoCodeModuleR
 
     const timestamp = now();
     const enabled = data.attributes?.enabled === undefined ? current.enabled : data.attributes.enabled ? 1 : 0;
-    sql(db, "UPDATE no_code_modules SET registry_module_id = ?, version_pin = ?, enabled = ?, updated_at = ? WHERE id = ?").run(
-        registryModule.id,
-        versionPin,
-        enabled,
-        timestamp,
-        current.id,
-    );
+    updateNoCodeModuleSettings(db, current.id, { registry_module_id: registryModule.id, version_pin: versionPin, enabled }, timestamp);
     if (listedSets) {
         // New sets add `undefined`, which no stored set's id is.
         const kept = new Set(listedSets.map((set) => set.id));
         for (const set of existingSets) {
-            if (!kept.has(set.id)) sql(db, "DELETE FROM no_code_variable_options WHERE id = ?").run(set.id);
+            if (!kept.has(set.id)) deleteVariableOptions(db, set.id);
         }
         writeSets(db, current.id, listedSets, timestamp);
     }
@@ -225,7 +226,7 @@ function updateNoCodeModule(db: Db, principal: Principal, current: NoCodeModuleR
     if (!currentVersion || versionSnapshot(db, updated) !== snapshotOfVersion(currentVersion)) {
         const versionId = newId("nocodever-");
         insertVersion(db, versionId, updated, timestamp);
-        sql(db, "UPDATE no_code_modules SET current_version_id = ? WHERE id = ?").run(versionId, current.id);
+        setCurrentNoCodeModuleVersion(db, current.id, versionId);
     }
     return findNoCodeModule(db, current.id)!;
 }
@@ -334,14 +335,9 @@ function desiredSets(items: OptionItems, existingById: ReadonlyMap<string, Varia
 /** Writes the sets in list order: a set with an id is replaced in place, one without is added. */
 function writeSets(db: Db, moduleId: string, sets: readonly DesiredSet[], timestamp: string): void {
     sets.forEach((set, position) => {
-        const options = JSON.stringify(set.options);
-        if (set.id !== undefined) {
-            sql(db, `UPDATE no_code_variable_options SET variable_name = ?, variable_type = ?, options = ?, position = ?, updated_at = ?
-                     WHERE id = ?`).run(set.variableName, set.variableType, options, position, timestamp, set.id);
-        } else {
-            sql(db, `INSERT INTO no_code_variable_options (id, no_code_module_id, variable_name, variable_type, options, position, created_at, updated_at)
-                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(newId("ncvaropt-"), moduleId, set.variableName, set.variableType, options, position, timestamp, timestamp);
-        }
+        const values = { variableName: set.variableName, variableType: set.variableType, options: set.options, position };
+        if (set.id !== undefined) updateVariableOptions(db, set.id, values, timestamp);
+        else insertVariableOptions(db, newId("ncvaropt-"), moduleId, values, timestamp);
     });
 }
 
@@ -369,6 +365,12 @@ function snapshotOfVersion(version: { registry_module_id: string; version_pin: s
 /** Records the module's settings as they are now as the version `id`. */
 function insertVersion(db: Db, id: string, module: NoCodeModuleRow, timestamp: string): void {
     const sets = variableOptionsOf(db, module.id).map((set) => ({ name: set.variable_name, type: set.variable_type, options: optionValues(set) }));
-    sql(db, `INSERT INTO no_code_module_versions (id, no_code_module_id, registry_module_id, version_pin, variable_options, created_at)
-             VALUES (?, ?, ?, ?, ?, ?)`).run(id, module.id, module.registry_module_id, module.version_pin, JSON.stringify(sets), timestamp);
+    insertNoCodeModuleVersion(db, {
+        id,
+        no_code_module_id: module.id,
+        registry_module_id: module.registry_module_id,
+        version_pin: module.version_pin,
+        variable_options: JSON.stringify(sets),
+        created_at: timestamp,
+    });
 }

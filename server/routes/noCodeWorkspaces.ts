@@ -19,33 +19,27 @@ import {
     workspaceVarListProblems,
     type noCodeWorkspaceVarsRelationshipSchema,
 } from "../../sdk/model";
-import { principalOf, type AppContext } from "../app";
+import { principalOf, type AppContext } from "../context";
 import { noCodeWorkspace, refuseOrganizationToken, visibleNoCodeModule, workspaceCreatableProject, type Params } from "../access";
-import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { newId, now, readTransaction, writeTransaction, type Db } from "../db";
 import { abbreviated, capitalized, conflict, httpError, listOrNone, parseBody, validationFailed, type Problem } from "../errors";
 import { absoluteUrl } from "../pagination";
+import { moduleVariablesOf, optionValues, variableOptionsOf, type NoCodeModuleRow } from "../records/noCodeModules";
+import type { ProjectRow } from "../records/projects";
+import { upsertVariable, variablesOf, withPlainValue, type VariableRow, type VariableValues } from "../records/variables";
 import {
-    findWorkspaceByName,
     findWorkspaceUpgrade,
-    insertWorkspace,
-    moduleVariablesOf,
+    finishWorkspaceUpgrade,
+    insertWorkspaceUpgrade,
     openUpgradesOf,
-    optionValues,
+    organizationCostEstimation,
     upgradeVarsOf,
     upgradeVarsText,
-    upsertVariable,
-    variableOptionsOf,
-    variablesOf,
-    withPlainValue,
-    type NoCodeModuleRow,
-    type ProjectRow,
-    type VariableRow,
-    type VariableValues,
-    type WorkspaceRow,
     type WorkspaceUpgradeRow,
-} from "../records";
+} from "../records/workspaceUpgrades";
+import { findWorkspaceByName, insertWorkspace, setNoCodeModuleVersion, type WorkspaceRow } from "../records/workspaces";
 import { paths, renderWorkspaceUpgrade } from "../render";
-import { executionProblems, workspaceDocument } from "./workspaces";
+import { executionProblems, workspaceDocument } from "../workspaceRules";
 
 type CreateData = z.output<ReturnType<typeof createNoCodeWorkspaceRequestSchema>>["data"];
 type VarItems = z.output<ReturnType<typeof noCodeWorkspaceVarsRelationshipSchema>>["data"];
@@ -218,27 +212,25 @@ function startUpgrade(
     const timestamp = now();
     for (const { run, status } of open) {
         if (isConfirmable(status)) {
-            sql(db, "UPDATE workspace_upgrades SET final_state = 'discarded', updated_at = ? WHERE id = ?").run(timestamp, run.id);
+            finishWorkspaceUpgrade(db, run.id, "discarded", timestamp);
         }
     }
     const unchanged = module.current_version_id === workspace.no_code_module_version_id && varsUnchanged(plainVariablesOf(db, workspace.id), vars);
-    const organization = sql(db, "SELECT cost_estimation FROM organizations WHERE name = ?").get(workspace.organization) as { cost_estimation: number };
     const id = newId("run-");
-    sql(db, `INSERT INTO workspace_upgrades (id, workspace_id, no_code_module_id, target_version_id, vars, plan_outcome, cost_estimation,
-                 started_at_ms, step_ms, final_state, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`).run(
+    insertWorkspaceUpgrade(db, {
         id,
-        workspace.id,
-        module.id,
-        module.current_version_id,
-        upgradeVarsText(db, vars),
-        forcedOutcome() ?? (unchanged ? "planned_and_finished" : "planned"),
-        organization.cost_estimation,
-        startedAtMs,
-        stepMs,
-        timestamp,
-        timestamp,
-    );
+        workspace_id: workspace.id,
+        no_code_module_id: module.id,
+        target_version_id: module.current_version_id,
+        vars: upgradeVarsText(db, vars),
+        plan_outcome: forcedOutcome() ?? (unchanged ? "planned_and_finished" : "planned"),
+        cost_estimation: organizationCostEstimation(db, workspace.organization),
+        started_at_ms: startedAtMs,
+        step_ms: stepMs,
+        final_state: null,
+        created_at: timestamp,
+        updated_at: timestamp,
+    });
     return findWorkspaceUpgrade(db, id)!;
 }
 
@@ -255,8 +247,8 @@ function confirmUpgrade(db: Db, workspace: WorkspaceRow, run: WorkspaceUpgradeRo
     }
     const timestamp = now();
     for (const values of upgradeVarsOf(db, run)) upsertVariable(db, workspace.id, values, timestamp);
-    sql(db, "UPDATE workspaces SET no_code_module_version_id = ?, updated_at = ? WHERE id = ?").run(run.target_version_id, timestamp, workspace.id);
-    sql(db, "UPDATE workspace_upgrades SET final_state = 'applied', updated_at = ? WHERE id = ?").run(timestamp, run.id);
+    setNoCodeModuleVersion(db, workspace.id, run.target_version_id, timestamp);
+    finishWorkspaceUpgrade(db, run.id, "applied", timestamp);
 }
 
 /** The run `runId` of this workspace made through module `moduleId`; 404 for any other. */

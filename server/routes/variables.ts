@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import type { z } from "zod";
 import { createVariableRequestSchema, updateVariableRequestSchema, type VariableCategory } from "../../sdk/model";
-import { principalOf, type AppContext } from "../app";
+import { principalOf, type AppContext } from "../context";
 import {
     requireOrganization,
     variableReadableWorkspace,
@@ -16,19 +16,22 @@ import {
     type Params,
 } from "../access";
 import type { Principal } from "../auth";
-import { newId, now, readTransaction, sql, writeTransaction, type Db } from "../db";
+import { newId, now, readTransaction, writeTransaction, type Db } from "../db";
 import { invalidParameter, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { singleParameter, type Query } from "../pagination";
 import {
+    deleteVariable,
     findVariable,
-    findWorkspace,
-    findWorkspaceByName,
+    insertVariable,
     storedVariableValue,
+    updateVariableAttributes,
+    variableIdByKey,
     variablesOf,
+    variablesOfOrganization,
     withPlainValue,
     type VariableRow,
-    type WorkspaceRow,
-} from "../records";
+} from "../records/variables";
+import { findWorkspace, findWorkspaceByName, workspacesOfOrganization, type WorkspaceRow } from "../records/workspaces";
 import { renderVariable } from "../render";
 
 const WORKSPACE_FILTER = "filter[workspace][name]";
@@ -75,7 +78,7 @@ export function registerVariableRoutes(api: FastifyInstance, { db }: AppContext)
         const principal = principalOf(request);
         writeTransaction(db, () => {
             const variable = writableVariable(db, principal, request.params.id);
-            sql(db, "DELETE FROM variables WHERE id = ?").run(variable.id);
+            deleteVariable(db, variable.id);
         });
         return reply.code(204).send();
     });
@@ -122,8 +125,7 @@ function createVariable(db: Db, workspace: WorkspaceRow, attributes: CreateBody[
         created_at: timestamp,
         updated_at: timestamp,
     };
-    sql(db, `INSERT INTO variables (id, workspace_id, key, value, description, category, hcl, sensitive, version_id, created_at, updated_at)
-             VALUES (@id, @workspace_id, @key, @value, @description, @category, @hcl, @sensitive, @version_id, @created_at, @updated_at)`).run(row);
+    insertVariable(db, row);
     return row;
 }
 
@@ -156,27 +158,14 @@ function updateVariable(db: Db, current: VariableRow, bodyId: string | undefined
     };
     if (problems.length === 0) problems.push(...keyProblems(db, current.workspace_id, next.category, next.key, current.id));
     if (problems.length > 0) throw validationFailed(problems);
-    sql(db, `UPDATE variables SET key = ?, value = ?, description = ?, category = ?, hcl = ?, sensitive = ?, version_id = ?, updated_at = ?
-             WHERE id = ?`).run(
-        next.key,
-        storedVariableValue(db, next.value, next.sensitive),
-        next.description,
-        next.category,
-        next.hcl,
-        next.sensitive,
-        newId(""),
-        now(),
-        current.id,
-    );
+    updateVariableAttributes(db, current.id, { ...next, value: storedVariableValue(db, next.value, next.sensitive) }, now());
     return findVariable(db, current.id)!;
 }
 
 /** 422 at the key when another variable of the workspace has it in the same category. */
 function keyProblems(db: Db, workspaceId: string, category: VariableCategory, key: string, exceptId?: string): Problem[] {
-    const row = sql(db, "SELECT id FROM variables WHERE workspace_id = ? AND category = ? AND key = ?").get(workspaceId, category, key) as
-        | { id: string }
-        | undefined;
-    return row !== undefined && row.id !== exceptId
+    const id = variableIdByKey(db, workspaceId, category, key);
+    return id !== undefined && id !== exceptId
         ? [{ path: ["data", "attributes", "key"], detail: `Key has already been taken in category '${category}' of this workspace` }]
         : [];
 }
@@ -196,9 +185,8 @@ function linkedFilters(query: Query): { workspaceName: string; organization: str
 
 /** Every variable of every workspace of the caller's organization whose variables it may read. */
 function readableVariables(db: Db, principal: Principal): VariableRow[] {
-    const workspaces = sql(db, "SELECT * FROM workspaces WHERE organization = ?").all(principal.organization) as WorkspaceRow[];
+    const workspaces = workspacesOfOrganization(db, principal.organization);
     const readable = new Set(workspaces.filter((w) => workspacePermissions(principal, w).canReadVariables).map((w) => w.id));
-    const variables = sql(db, `SELECT v.* FROM variables v JOIN workspaces w ON w.id = v.workspace_id
-                               WHERE w.organization = ? ORDER BY v.rowid`).all(principal.organization) as VariableRow[];
+    const variables = variablesOfOrganization(db, principal.organization);
     return variables.filter((variable) => readable.has(variable.workspace_id));
 }

@@ -15,7 +15,7 @@
  */
 import { TOKENS } from "../support/seed";
 import type { TestServer } from "../support/server";
-import type { WorkspaceUpgradeRow } from "../../server/records";
+import type { WorkspaceUpgradeRow } from "../../server/records/workspaceUpgrades";
 import { upgradeStatus } from "../../server/routes/noCodeWorkspaces";
 import {
     clientFor,

@@ -9,7 +9,7 @@
  *   Tag A env=prod team=web, Tag B env=dev team=web, Tag C env=prod, Tag D Env=prod, Tag E flag="".
  */
 import { migrate, openDatabase } from "../../server/db";
-import { TAGGED_PROJECTS } from "../../server/routes/projects";
+import { TAGGED_PROJECTS } from "../../server/records/projects";
 import type { TestServer } from "../support/server";
 import { TOKENS, WORKSPACES } from "../support/seed";
 import { clientFor, createProject, expectErrors, expectStatus, namesOf, snapshot, expectUnchanged, sorted, withSeededServer, type AcmeProjectIds, type Client } from "./helpers";
