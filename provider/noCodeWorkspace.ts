@@ -8,23 +8,13 @@
  * @module
  */
 import * as pulumi from "@pulumi/pulumi";
+// A type only (nothing of the SDK is loaded here, nor reachable from the serialized provider): the fields of
+// a var are the client's, declared once.
+import type { NoCodeWorkspaceVar as ClientVar } from "../sdk/model";
 import { setValuesApart, valueKey } from "./handlers/varValuesApart";
 
-/** One var of a no-code workspace ({@link NoCodeWorkspaceArgs.vars}). */
-export interface NoCodeWorkspaceVarArgs {
-    /** The variable's name; unique per category. An `infra` key must be a variable of the module. */
-    key: pulumi.Input<string>;
-    /** The value; default `""`. The value of a sensitive var is a secret in state. */
-    value?: pulumi.Input<string>;
-    /** `infra` (a module variable) or `env` (an environment variable). */
-    category: pulumi.Input<"infra" | "env">;
-    /** At most 512 characters. */
-    description?: pulumi.Input<string>;
-    /** Evaluate the value as configuration-language code; default false. */
-    hcl?: pulumi.Input<boolean>;
-    /** Write-only: the service never shows the value again. Default false. */
-    sensitive?: pulumi.Input<boolean>;
-}
+/** One var of a no-code workspace ({@link NoCodeWorkspaceArgs.vars}): the client's var, each field an input. */
+export type NoCodeWorkspaceVarArgs = { [K in keyof ClientVar]: pulumi.Input<NonNullable<ClientVar[K]>> };
 
 /** Inputs of a {@link NoCodeWorkspace}. */
 export interface NoCodeWorkspaceArgs {
@@ -48,7 +38,8 @@ export interface NoCodeWorkspaceArgs {
     sourceUrl?: pulumi.Input<string>;
     /**
      * The vars this resource manages (other variables of the workspace are left alone). A change here, in
-     * anything but their order, upgrades the workspace; a var removed from the list is deleted.
+     * anything but their order, upgrades the workspace; a var removed from the list is deleted. The value of
+     * a sensitive var is a secret in state.
      */
     vars?: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]>;
     /**
@@ -61,24 +52,12 @@ export interface NoCodeWorkspaceArgs {
     upgradeTimeoutSeconds?: pulumi.Input<number>;
 }
 
-/** A var as the state holds it ({@link NoCodeWorkspace.vars}). */
-export interface NoCodeWorkspaceVar {
-    /** The variable's name. */
-    key: string;
-    /**
-     * The value; absent when it is secret (a sensitive var, or a value the program made secret): that value is
-     * in {@link NoCodeWorkspace.sensitiveValues}.
-     */
-    value?: string;
-    /** `infra` (a module variable) or `env` (an environment variable of the runs). */
-    category: "infra" | "env";
-    /** The description, when the var has one. */
-    description?: string;
-    /** Whether the value is HCL. */
-    hcl: boolean;
-    /** Whether the value is write-only; then `value` is a secret output, the last value written. */
-    sensitive: boolean;
-}
+/**
+ * A var as the state holds it ({@link NoCodeWorkspace.vars}): the client's var with `hcl` and `sensitive`
+ * always given. Its `value` is absent when it is secret (a sensitive var, or a value the program made
+ * secret): that value is in {@link NoCodeWorkspace.sensitiveValues}.
+ */
+export type NoCodeWorkspaceVar = Omit<ClientVar, "hcl" | "sensitive"> & Required<Pick<ClientVar, "hcl" | "sensitive">>;
 
 /** The last upgrade a {@link NoCodeWorkspace} ran. */
 export interface NoCodeWorkspaceUpgrade {
@@ -234,7 +213,10 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
     declare public readonly sourceName: pulumi.Output<string | undefined>;
     /** The URL shown with the source name. */
     declare public readonly sourceUrl: pulumi.Output<string | undefined>;
-    /** The vars this resource manages, as the service holds them, without their secret values. */
+    /**
+     * The vars this resource manages, as the service holds them, without their secret values (those are in
+     * {@link NoCodeWorkspace.sensitiveValues}; of a sensitive var, the last value written).
+     */
     declare public readonly vars: pulumi.Output<NoCodeWorkspaceVar[]>;
     /**
      * The secret values of the vars (of sensitive vars, the last ones written), by `category:key` (e.g.

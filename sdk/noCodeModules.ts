@@ -9,7 +9,6 @@ import { z } from "zod";
 import {
     booleanRule,
     checkAgentPool,
-    executionModeRule,
     moduleVariableNameRule,
     moduleVariableTypeRule,
     moduleVersionRule,
@@ -22,14 +21,9 @@ import {
     variableOptionSetProblems,
     variableOptionValueRule,
     variableValueRule,
-    workspaceDescriptionRule,
-    workspaceNameRule,
     workspaceSchema,
-    workspaceSourceNameRule,
-    workspaceSourceUrlRule,
     workspaceUpgradeSchema,
     workspaceVarListProblems,
-    type ExecutionMode,
     type NoCodeModule,
     type NoCodeWorkspaceVar,
     type Workspace,
@@ -37,13 +31,10 @@ import {
 } from "./model";
 import { segment, wireAttributes, type Transport } from "./transport";
 import { requireId, WosPlanFailedError, WosPlanTimeoutError } from "./errors";
+import { idOptionRule } from "./optionRules";
+import { workspaceCreateOptionsShape, type WorkspaceCreateOptions } from "./workspaces";
 
 export type { NoCodeModule, NoCodeWorkspaceVar, VariableOptions, WorkspaceUpgrade } from "./model";
-
-/** An id argument inside options: a non-empty string (an empty one would address another resource). */
-function idOptionRule(what: string) {
-    return z.string({ error: `must be ${what}` }).refine((id) => id.trim() !== "", { error: `must be ${what}` });
-}
 
 // The TSDoc of each field is on the options interface, the schema's fields inherit it, and a type-level test
 // proves the two the same type (see `sdk/projects.ts`).
@@ -196,26 +187,16 @@ export function noCodeWorkspaceVarListSchema() {
     }) satisfies z.ZodType<NoCodeWorkspaceVar[]>;
 }
 
-/** What {@link NoCodeModules.createWorkspace} takes: the rules of `sdk/model`, checked before the request. */
+/**
+ * What {@link NoCodeModules.createWorkspace} takes: the options of a workspace create with the project
+ * required, and the vars; the rules of `sdk/model`, checked before the request.
+ */
 export function noCodeWorkspaceCreateOptionsSchema() {
     return z
         .object({
-            /** {@inheritDoc NoCodeWorkspaceCreateOptions.name} */
-            name: workspaceNameRule(),
+            ...workspaceCreateOptionsShape(),
             /** {@inheritDoc NoCodeWorkspaceCreateOptions.projectId} */
             projectId: idOptionRule("a project id"),
-            /** {@inheritDoc NoCodeWorkspaceCreateOptions.description} */
-            description: workspaceDescriptionRule().optional(),
-            /** {@inheritDoc NoCodeWorkspaceCreateOptions.autoApply} */
-            autoApply: booleanRule().optional(),
-            /** {@inheritDoc NoCodeWorkspaceCreateOptions.executionMode} */
-            executionMode: executionModeRule().optional(),
-            /** {@inheritDoc NoCodeWorkspaceCreateOptions.agentPoolId} */
-            agentPoolId: idOptionRule("an agent pool id").optional(),
-            /** {@inheritDoc NoCodeWorkspaceCreateOptions.sourceName} */
-            sourceName: workspaceSourceNameRule().optional(),
-            /** {@inheritDoc NoCodeWorkspaceCreateOptions.sourceUrl} */
-            sourceUrl: workspaceSourceUrlRule().optional(),
             /** {@inheritDoc NoCodeWorkspaceCreateOptions.vars} */
             vars: noCodeWorkspaceVarListSchema().optional(),
         })
@@ -224,25 +205,11 @@ export function noCodeWorkspaceCreateOptionsSchema() {
 
 /**
  * Options of {@link NoCodeModules.createWorkspace}, checked by {@link noCodeWorkspaceCreateOptionsSchema}
- * before the request.
+ * before the request: those of a workspace create, the project required, and the vars.
  */
-export interface NoCodeWorkspaceCreateOptions {
-    /** 1 to 90 characters; letters, numbers, `-`, `_`; unique in the organization. */
-    name: string;
+export interface NoCodeWorkspaceCreateOptions extends Omit<WorkspaceCreateOptions, "projectId"> {
     /** The project to create it in (`prj-...`); the caller must be allowed to create workspaces there. */
     projectId: string;
-    /** At most 256 characters. */
-    description?: string;
-    /** Apply automatically after a successful plan; default false. */
-    autoApply?: boolean;
-    /** Default `remote`; `agent` needs {@link NoCodeWorkspaceCreateOptions.agentPoolId}. */
-    executionMode?: ExecutionMode;
-    /** Only with `executionMode: "agent"`: an agent pool of the organization (`apool-...`). */
-    agentPoolId?: string;
-    /** The application shown as having created the workspace (at most 256 characters). */
-    sourceName?: string;
-    /** A URL of that application. */
-    sourceUrl?: string;
     /** The workspace's vars; every required variable of the pinned version as an `infra` var. */
     vars?: NoCodeWorkspaceVar[];
 }

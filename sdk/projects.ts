@@ -24,6 +24,7 @@ import {
 } from "./model";
 import { wireAttributes, segment, type Query, type Transport } from "./transport";
 import { requireId } from "./errors";
+import { everyItem } from "./listPages";
 import { taggedOptionRule, taggedQuery } from "./tagFilter";
 
 export type { ProjectList, ListLinks } from "./model";
@@ -249,14 +250,7 @@ export class Projects {
      * `GET /organizations/:organization/projects`.
      */
     async *listAll(organization: string, options: Omit<ProjectListOptions, "pageNumber"> = {}): AsyncIterableIterator<Project> {
-        let pageNumber: number | null = 1;
-        while (pageNumber !== null) {
-            const page: ProjectList = await this.list(organization, { ...options, pageNumber });
-            yield* page.items;
-            const next = page.pagination.nextPage;
-            // A next page that does not move forward would loop forever; the service never sends one.
-            pageNumber = next !== null && next > pageNumber ? next : null;
-        }
+        yield* everyItem((pageNumber) => this.list(organization, { ...options, pageNumber }));
     }
 
     /** Deletes a project (409 while it has workspaces): `DELETE /projects/:project_id`. */

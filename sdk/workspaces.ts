@@ -26,40 +26,44 @@ import {
 } from "./model";
 import { segment, wireAttributes, type Query, type Transport } from "./transport";
 import { requireId } from "./errors";
+import { everyItem } from "./listPages";
+import { idOptionRule } from "./optionRules";
 import { taggedOptionRule, taggedQuery } from "./tagFilter";
 
 export type { WorkspaceList } from "./model";
 
-/** An id option: a non-empty string (its prefix is the service's to judge). */
-function idOptionRule(what: string) {
-    return z.string({ error: `must be ${what}` }).refine((id) => id.trim() !== "", { error: `must be ${what}` });
-}
-
 // The TSDoc of each field is on the options interface, the schema's fields inherit it, and a type-level test
 // proves the two the same type (see `sdk/projects.ts`).
 
+/**
+ * The fields of {@link workspaceCreateOptionsSchema}, which a workspace made from a no-code module takes too.
+ *
+ * @internal shared with `sdk/noCodeModules.ts`.
+ */
+export function workspaceCreateOptionsShape() {
+    return {
+        /** {@inheritDoc WorkspaceCreateOptions.name} */
+        name: workspaceNameRule(),
+        /** {@inheritDoc WorkspaceCreateOptions.projectId} */
+        projectId: idOptionRule("a project id").optional(),
+        /** {@inheritDoc WorkspaceCreateOptions.description} */
+        description: workspaceDescriptionRule().optional(),
+        /** {@inheritDoc WorkspaceCreateOptions.autoApply} */
+        autoApply: booleanRule().optional(),
+        /** {@inheritDoc WorkspaceCreateOptions.executionMode} */
+        executionMode: executionModeRule().optional(),
+        /** {@inheritDoc WorkspaceCreateOptions.agentPoolId} */
+        agentPoolId: idOptionRule("an agent pool id").optional(),
+        /** {@inheritDoc WorkspaceCreateOptions.sourceName} */
+        sourceName: workspaceSourceNameRule().optional(),
+        /** {@inheritDoc WorkspaceCreateOptions.sourceUrl} */
+        sourceUrl: workspaceSourceUrlRule().optional(),
+    };
+}
+
 /** What {@link Workspaces.create} takes: the rules of `sdk/model`, checked before the request. */
 export function workspaceCreateOptionsSchema() {
-    return z
-        .object({
-            /** {@inheritDoc WorkspaceCreateOptions.name} */
-            name: workspaceNameRule(),
-            /** {@inheritDoc WorkspaceCreateOptions.projectId} */
-            projectId: idOptionRule("a project id").optional(),
-            /** {@inheritDoc WorkspaceCreateOptions.description} */
-            description: workspaceDescriptionRule().optional(),
-            /** {@inheritDoc WorkspaceCreateOptions.autoApply} */
-            autoApply: booleanRule().optional(),
-            /** {@inheritDoc WorkspaceCreateOptions.executionMode} */
-            executionMode: executionModeRule().optional(),
-            /** {@inheritDoc WorkspaceCreateOptions.agentPoolId} */
-            agentPoolId: idOptionRule("an agent pool id").optional(),
-            /** {@inheritDoc WorkspaceCreateOptions.sourceName} */
-            sourceName: workspaceSourceNameRule().optional(),
-            /** {@inheritDoc WorkspaceCreateOptions.sourceUrl} */
-            sourceUrl: workspaceSourceUrlRule().optional(),
-        })
-        .superRefine(checkAgentPool);
+    return z.object(workspaceCreateOptionsShape()).superRefine(checkAgentPool);
 }
 
 /** Options of {@link Workspaces.create}, checked by {@link workspaceCreateOptionsSchema} before the request. */
@@ -235,14 +239,7 @@ export class Workspaces {
      * `meta.pagination.next-page`): `GET /organizations/:organization/workspaces`.
      */
     async *listAll(organization: string, options: Omit<WorkspaceListOptions, "pageNumber"> = {}): AsyncIterableIterator<Workspace> {
-        let pageNumber: number | null = 1;
-        while (pageNumber !== null) {
-            const page: WorkspaceList = await this.list(organization, { ...options, pageNumber });
-            yield* page.items;
-            const next = page.pagination.nextPage;
-            // A next page that does not move forward would loop forever; the service never sends one.
-            pageNumber = next !== null && next > pageNumber ? next : null;
-        }
+        yield* everyItem((pageNumber) => this.list(organization, { ...options, pageNumber }));
     }
 
     /** Shows a workspace: `GET /workspaces/:workspace_id`. */

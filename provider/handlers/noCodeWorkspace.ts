@@ -17,7 +17,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import type { WosClient } from "../../sdk";
+import type { NoCodeWorkspaceCreateOptions, WosClient } from "../../sdk";
 import { WosNotFoundError } from "../../sdk/errors";
 import {
     booleanRule,
@@ -54,7 +54,6 @@ import {
     settingsFrom,
     settingsPatch,
     type WorkspaceSetting,
-    type WorkspaceSettingInputs,
     type WorkspaceSettingOutputs,
 } from "./workspaceSettings";
 import { DEFAULT_UPGRADE_TIMEOUT_SECONDS, runUpgrade, UpgradeFailure, type LastUpgrade } from "./upgradeRunner";
@@ -63,12 +62,9 @@ import { DEFAULT_UPGRADE_TIMEOUT_SECONDS, runUpgrade, UpgradeFailure, type LastU
 export { DEFAULT_UPGRADE_POLL_MS, DEFAULT_UPGRADE_TIMEOUT_SECONDS, setUpgradeLogger, type LastUpgrade, type UpgradeLogger } from "./upgradeRunner";
 
 /** Inputs of a `wos:NoCodeWorkspace` once known (see `NoCodeWorkspaceArgs` in `provider/noCodeWorkspace.ts`). */
-export interface NoCodeWorkspaceInputs extends WorkspaceSettingInputs {
+export interface NoCodeWorkspaceInputs extends NoCodeWorkspaceCreateOptions {
     /** `nocode-...` */
     noCodeModuleId: string;
-    /** `prj-...` */
-    projectId: string;
-    vars?: NoCodeWorkspaceVar[];
     moduleVersion?: string;
     upgradeTimeoutSeconds?: number;
 }

@@ -13,7 +13,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import type { WosClient } from "../../sdk";
+import type { WorkspaceCreateOptions, WosClient } from "../../sdk";
 import { WosNotFoundError } from "../../sdk/errors";
 import {
     booleanRule,
@@ -38,16 +38,13 @@ import {
     settingsPatch,
     WORKSPACE_SETTINGS,
     type WorkspaceSetting,
-    type WorkspaceSettingInputs,
     type WorkspaceSettingOutputs,
 } from "./workspaceSettings";
 
 /** Inputs of a `wos:Workspace` once known and checked (see `WorkspaceArgs` in `provider/workspace.ts`). */
-export interface WorkspaceInputs extends Omit<WorkspaceSettingInputs, "sourceName" | "sourceUrl"> {
+export interface WorkspaceInputs extends Omit<WorkspaceCreateOptions, "sourceName" | "sourceUrl"> {
     /** Filled in by `check` from the default organization when the program left it out. */
     organization: string;
-    /** `prj-...`; absent: the project the workspace is in (`Default Project` when it is made). */
-    projectId?: string;
 }
 
 /** Outputs of a `wos:Workspace`: the inputs as the service holds them, the project always named. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { WorkspaceUpdateOptions } from "../../sdk";
+import type { WorkspaceCreateOptions, WorkspaceUpdateOptions } from "../../sdk";
 import type { ExecutionMode, Workspace } from "../../sdk/model";
 import { differs, optionalText } from "./stateComparison";
 import type { PropertyBag } from "./unknownValues";
@@ -28,17 +28,8 @@ export function settingsBesideName(settings: readonly WorkspaceSetting[]): Works
     return settings.filter((setting) => setting !== "name");
 }
 
-/** The settings as the program gives them (checked). */
-export interface WorkspaceSettingInputs {
-    name: string;
-    description?: string;
-    autoApply?: boolean;
-    executionMode?: ExecutionMode;
-    /** `apool-...`, with `executionMode: "agent"` only. */
-    agentPoolId?: string;
-    sourceName?: string;
-    sourceUrl?: string;
-}
+/** The settings as the program gives them (checked): the SDK's create options, the project aside. */
+export type WorkspaceSettingInputs = Omit<WorkspaceCreateOptions, "projectId">;
 
 /** The settings every workspace has, and its project, as outputs carry them. */
 export interface WorkspaceSettingOutputs {
