@@ -1,5 +1,6 @@
 /**
- * Every link of the README and of the documents in `docs/` that points into the repository leads somewhere:
+ * Every link of the READMEs (the repository's and the server package's) and of the documents in `docs/` that
+ * points into the repository leads somewhere:
  * a relative link (`reference.md#wosproject`, `../examples/seed.json`) or an absolute one into the
  * repository at HEAD (`https://github.com/OWNER/NAME/blob/HEAD/docs/server.md#options`, the form the README
  * uses so that its links also work on the npm page) names a file or folder that exists, and, when it names
@@ -39,12 +40,17 @@ function repositoryUrl(): string {
     return match[1]!;
 }
 
-/** The documents whose links are checked, relative to the root: the README and every Markdown file of docs/. */
-function documents(): string[] {
-    const docs = readdirSync(join(ROOT, "docs"))
+/** The Markdown files of docs/, relative to the root. */
+function docsFiles(): string[] {
+    return readdirSync(join(ROOT, "docs"))
         .filter((name) => name.endsWith(".md"))
-        .map((name) => `docs/${name}`);
-    return ["README.md", ...docs.sort()];
+        .map((name) => `docs/${name}`)
+        .sort();
+}
+
+/** The documents whose links are checked, relative to the root: both packages' READMEs and every Markdown file of docs/. */
+function documents(): string[] {
+    return ["README.md", "server/README.md", ...docsFiles()];
 }
 
 /** The text a heading renders, as GitHub reads it for its anchor: text and code spans, no markup. */
@@ -102,7 +108,12 @@ export function brokenLink(root: string, from: string, target: string, repositor
     let anchor: string | undefined;
     const [beforeAnchor, ...rest] = target.split("#");
     anchor = rest.length > 0 ? decodeURIComponent(rest.join("#")) : undefined;
-    if (target.startsWith(`${repository}/`)) {
+    if (target === repository || target.startsWith(`${repository}#`)) {
+        // The repository's page, which shows its README (the server package's README links there); GitHub
+        // itself gives that page the anchor #readme, where the README starts.
+        if (target === `${repository}#readme`) return undefined;
+        path = "README.md";
+    } else if (target.startsWith(`${repository}/`)) {
         const match = new RegExp(`^${repository}/(?:blob|tree)/HEAD/([^#?]+)`).exec(target);
         if (!match) return "a link into the repository that is not .../blob/HEAD/<path> or .../tree/HEAD/<path>";
         path = decodeURIComponent(match[1]!);
@@ -149,6 +160,8 @@ describe("the reading of links and anchors", () => {
         expect(brokenLink(ROOT, "README.md", "#no-such-heading", repository)).toBe("no heading of README.md has the anchor #no-such-heading");
         expect(brokenLink(ROOT, "README.md", "../outside.md", repository)).toBe("a relative link that leaves the repository");
         expect(brokenLink(ROOT, "README.md", "https://example.com/x", repository)).toBeUndefined();
+        expect(brokenLink(ROOT, "server/README.md", `${repository}#quick-start`, repository)).toBeUndefined();
+        expect(brokenLink(ROOT, "server/README.md", `${repository}#no-such-heading`, repository)).toBe("no heading of README.md has the anchor #no-such-heading");
     });
 });
 
@@ -157,7 +170,7 @@ describe("every link of the README and of docs/ into the repository leads to a f
 
     test("the README links to every document of docs/", () => {
         const readmeLinks = linksOf(readFileSync(join(ROOT, "README.md"), "utf8"));
-        for (const document of documents().filter((file) => file !== "README.md")) {
+        for (const document of docsFiles()) {
             const linked = readmeLinks.some((target) => target.split("#")[0] === `${repository}/blob/HEAD/${document}`);
             expect({ document, linked }).toEqual({ document, linked: true });
         }
