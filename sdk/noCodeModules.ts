@@ -428,13 +428,9 @@ export class NoCodeModules {
 
     /** Reads an upgrade's status and plan URL: `GET /no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id`. */
     async readUpgrade(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<NoCodeUpgrade> {
-        const endpoint = "/no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id";
-        requireId(noCodeModuleId, "noCodeModuleId", "GET", endpoint);
-        requireId(workspaceId, "workspaceId", "GET", endpoint);
-        requireId(upgradeId, "upgradeId", "GET", endpoint);
         const document = await this.#transport.request({
             method: "GET",
-            path: `${upgradePath(noCodeModuleId, workspaceId)}/${segment(upgradeId)}`,
+            path: upgradeRunPath("GET", noCodeModuleId, workspaceId, upgradeId),
             schema: UPGRADE_DOCUMENT,
         });
         return withModule(document.data, noCodeModuleId, workspaceId);
@@ -449,13 +445,9 @@ export class NoCodeModules {
      * run: `applied` means the first attempt applied it (success); anything else throws the 409.
      */
     async confirmUpgrade(noCodeModuleId: string, workspaceId: string, upgradeId: string): Promise<void> {
-        const endpoint = "/no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id";
-        requireId(noCodeModuleId, "noCodeModuleId", "POST", endpoint);
-        requireId(workspaceId, "workspaceId", "POST", endpoint);
-        requireId(upgradeId, "upgradeId", "POST", endpoint);
         await this.#transport.request({
             method: "POST",
-            path: `${upgradePath(noCodeModuleId, workspaceId)}/${segment(upgradeId)}`,
+            path: upgradeRunPath("POST", noCodeModuleId, workspaceId, upgradeId),
             // The answer is only a message ("Workspace update completed"): nothing to parse.
             schema: undefined,
             conflictAfterRetryIsSuccess: async () => (await this.readUpgrade(noCodeModuleId, workspaceId, upgradeId)).status === "applied",
@@ -533,6 +525,15 @@ export class NoCodeModules {
 /** `/no-code-modules/:id/workspaces/:workspace_id/upgrade` with both segments encoded. */
 function upgradePath(noCodeModuleId: string, workspaceId: string): string {
     return `/no-code-modules/${segment(noCodeModuleId)}/workspaces/${segment(workspaceId)}/upgrade`;
+}
+
+/** `/no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id` with its segments encoded, each id checked first. */
+function upgradeRunPath(method: "GET" | "POST", noCodeModuleId: string, workspaceId: string, upgradeId: string): string {
+    const endpoint = "/no-code-modules/:id/workspaces/:workspace_id/upgrade/:upgrade_id";
+    requireId(noCodeModuleId, "noCodeModuleId", method, endpoint);
+    requireId(workspaceId, "workspaceId", method, endpoint);
+    requireId(upgradeId, "upgradeId", method, endpoint);
+    return `${upgradePath(noCodeModuleId, workspaceId)}/${segment(upgradeId)}`;
 }
 
 /** The upgrade with its module, and its workspace when the answer did not name it. */

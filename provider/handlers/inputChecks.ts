@@ -41,22 +41,6 @@ export function checkProperty(
 }
 
 /**
- * Checks a workspace's `executionMode` against its `agentPoolId`, as the service does: `agent` needs a pool,
- * `remote` (the default) refuses one. Unknown values pass. Shared by `wos:Workspace` and `wos:NoCodeWorkspace`.
- */
-export function checkExecutionMode(failures: CheckFailure[], inputs: PropertyBag): void {
-    const mode = inputs.executionMode ?? "remote";
-    const pool = inputs.agentPoolId;
-    if (isUnknown(mode) || isUnknown(pool)) return;
-    if (mode === "agent" && (pool === undefined || pool === null || pool === "")) {
-        failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is 'agent'" });
-    }
-    if (mode === "remote" && pool !== undefined && pool !== null) {
-        failures.push({ property: "agentPoolId", reason: "agentPoolId must not be given when executionMode is 'remote' (the default)" });
-    }
-}
-
-/**
  * Checks a `tags` map: a map of strings, each key and value by the tag rules, and the set rules (at most
  * ten, no key twice). Unknown keys' values pass; a wholly unknown map passes.
  */

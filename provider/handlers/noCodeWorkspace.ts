@@ -21,17 +21,13 @@ import type { NoCodeWorkspaceCreateOptions, WosClient } from "../../sdk";
 import { WosNotFoundError } from "../../sdk/errors";
 import {
     booleanRule,
-    executionModeRule,
     idRule,
     moduleVersionRule,
     variableCategoryRule,
     variableDescriptionRule,
     variableKeyRule,
     variableValueRule,
-    workspaceDescriptionRule,
     workspaceNameRule,
-    workspaceSourceNameRule,
-    workspaceSourceUrlRule,
     workspaceVarListProblems,
     type NoCodeModule,
     type NoCodeWorkspaceVar,
@@ -40,7 +36,7 @@ import {
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
 import { isRecord, joinValues, setValuesApart } from "./varValuesApart";
-import { checkExecutionMode, type CheckFailure, checkObjectList, checkProperty } from "./inputChecks";
+import { type CheckFailure, checkObjectList, checkProperty } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError, ProviderOperationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
@@ -49,6 +45,7 @@ import { containsUnknown, isUnknown, type PropertyBag, UNKNOWN } from "./unknown
 import { unlessGone } from "./unlessGone";
 import {
     changedSettings,
+    checkSettings,
     NO_CODE_WORKSPACE_SETTINGS,
     settingsBesideName,
     settingsFrom,
@@ -110,13 +107,8 @@ function describe(props: Partial<NoCodeWorkspaceInputs> | undefined, id?: string
 const RULES = {
     noCodeModuleId: idRule("nocode-"),
     projectId: idRule("prj-"),
-    agentPoolId: idRule("apool-"),
     name: workspaceNameRule(),
-    description: workspaceDescriptionRule(),
     flag: booleanRule(),
-    executionMode: executionModeRule(),
-    sourceName: workspaceSourceNameRule(),
-    sourceUrl: workspaceSourceUrlRule(),
     varKey: variableKeyRule(),
     varValue: variableValueRule(),
     varCategory: variableCategoryRule(),
@@ -144,13 +136,7 @@ async function checkWholeVars(_olds: PropertyBag, news: PropertyBag): Promise<dy
         requiredReason: "projectId is required (the id of a project, 'prj-...')",
     });
     checkProperty(failures, news, "name", RULES.name, { required: true });
-    checkProperty(failures, news, "description", RULES.description);
-    checkProperty(failures, news, "autoApply", RULES.flag);
-    checkProperty(failures, news, "executionMode", RULES.executionMode);
-    checkProperty(failures, news, "agentPoolId", RULES.agentPoolId);
-    checkExecutionMode(failures, news);
-    checkProperty(failures, news, "sourceName", RULES.sourceName);
-    checkProperty(failures, news, "sourceUrl", RULES.sourceUrl);
+    checkSettings(failures, news, NO_CODE_WORKSPACE_SETTINGS);
     checkObjectList(failures, news, "vars", {
         item: "vars ({ key, value?, category, description?, hcl?, sensitive? })",
         fields: {

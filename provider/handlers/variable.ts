@@ -9,7 +9,7 @@
  * @module
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { WosClient } from "../../sdk";
+import type { VariableCreateOptions, WosClient } from "../../sdk";
 import {
     booleanRule,
     idRule,
@@ -29,18 +29,12 @@ import { differs, mayBeSame, optionalText } from "./stateComparison";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 
-/** Inputs of a `wos:Variable` once known, with the defaults `check` fills in. */
-export interface VariableInputs {
+/**
+ * Inputs of a `wos:Variable` once known: the SDK's create options and the workspace. `sensitive` is
+ * write-once: true to false replaces the variable.
+ */
+export interface VariableInputs extends VariableCreateOptions {
     workspaceId: string;
-    key: string;
-    /** Default `""`. */
-    value?: string;
-    description?: string;
-    category: VariableCategory;
-    /** Default false. */
-    hcl?: boolean;
-    /** Default false. Write-once: true to false replaces the variable. */
-    sensitive?: boolean;
 }
 
 /** Outputs: the inputs as the service holds them; `value` of a sensitive variable is the last one written. */

@@ -16,15 +16,12 @@ import { z } from "zod";
 import type { WorkspaceCreateOptions, WosClient } from "../../sdk";
 import { WosNotFoundError } from "../../sdk/errors";
 import {
-    booleanRule,
-    executionModeRule,
     idRule,
-    workspaceDescriptionRule,
     workspaceNameRule,
     type Workspace,
 } from "../../sdk/model";
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
-import { checkExecutionMode, type CheckFailure, checkProperty } from "./inputChecks";
+import { type CheckFailure, checkProperty } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
@@ -33,6 +30,7 @@ import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 import {
     changedSettings,
+    checkSettings,
     settingsBesideName,
     settingsFrom,
     settingsPatch,
@@ -72,10 +70,6 @@ const RULES = {
     organization: organizationNameRule(),
     name: workspaceNameRule(),
     projectId: idRule("prj-"),
-    description: workspaceDescriptionRule(),
-    flag: booleanRule(),
-    executionMode: executionModeRule(),
-    agentPoolId: idRule("apool-"),
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -94,11 +88,7 @@ export async function check(_olds: PropertyBag, given: PropertyBag): Promise<dyn
     checkProperty(failures, news, "organization", RULES.organization, { required: true, requiredReason: MISSING_ORGANIZATION_REASON });
     checkProperty(failures, news, "name", RULES.name, { required: true });
     checkProperty(failures, news, "projectId", RULES.projectId);
-    checkProperty(failures, news, "description", RULES.description);
-    checkProperty(failures, news, "autoApply", RULES.flag);
-    checkProperty(failures, news, "executionMode", RULES.executionMode);
-    checkProperty(failures, news, "agentPoolId", RULES.agentPoolId);
-    checkExecutionMode(failures, news);
+    checkSettings(failures, news, WORKSPACE_SETTINGS);
     return { inputs: { ...news }, failures };
 }
 

@@ -6,9 +6,19 @@
  * @module
  */
 import type { WorkspaceCreateOptions, WorkspaceUpdateOptions } from "../../sdk";
-import type { ExecutionMode, Workspace } from "../../sdk/model";
+import {
+    booleanRule,
+    executionModeRule,
+    idRule,
+    workspaceDescriptionRule,
+    workspaceSourceNameRule,
+    workspaceSourceUrlRule,
+    type ExecutionMode,
+    type Workspace,
+} from "../../sdk/model";
+import { checkProperty, type CheckFailure } from "./inputChecks";
 import { differs, optionalText } from "./stateComparison";
-import type { PropertyBag } from "./unknownValues";
+import { isUnknown, type PropertyBag } from "./unknownValues";
 
 /**
  * A setting changed in place. `execution` is the mode and its agent pool together: the service holds a pool
@@ -39,6 +49,52 @@ export interface WorkspaceSettingOutputs {
     autoApply: boolean;
     executionMode: ExecutionMode;
     agentPoolId?: string;
+}
+
+// Built once: a handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+const RULES = {
+    description: workspaceDescriptionRule(),
+    autoApply: booleanRule(),
+    executionMode: executionModeRule(),
+    agentPoolId: idRule("apool-"),
+    sourceName: workspaceSourceNameRule(),
+    sourceUrl: workspaceSourceUrlRule(),
+};
+
+/**
+ * Checks the settings of `settings` but the name (each resource checks the name where its messages want it)
+ * with the rules of `sdk/model`: description length, `autoApply` a boolean, the execution mode and its agent
+ * pool (an `apool-` id, required with `agent`, refused with `remote`), the source name and URL. Unknown
+ * values pass.
+ */
+export function checkSettings(failures: CheckFailure[], inputs: PropertyBag, settings: readonly WorkspaceSetting[]): void {
+    for (const setting of settings) {
+        if (setting === "name") continue;
+        if (setting === "execution") {
+            checkProperty(failures, inputs, "executionMode", RULES.executionMode);
+            checkProperty(failures, inputs, "agentPoolId", RULES.agentPoolId);
+            checkExecutionMode(failures, inputs);
+        } else {
+            checkProperty(failures, inputs, setting, RULES[setting]);
+        }
+    }
+}
+
+/**
+ * Checks a workspace's `executionMode` against its `agentPoolId`, as the service does: `agent` needs a pool,
+ * `remote` (the default) refuses one. Unknown values pass.
+ */
+export function checkExecutionMode(failures: CheckFailure[], inputs: PropertyBag): void {
+    const mode = inputs.executionMode ?? "remote";
+    const pool = inputs.agentPoolId;
+    if (isUnknown(mode) || isUnknown(pool)) return;
+    if (mode === "agent" && (pool === undefined || pool === null || pool === "")) {
+        failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is 'agent'" });
+    }
+    if (mode === "remote" && pool !== undefined && pool !== null) {
+        failures.push({ property: "agentPoolId", reason: "agentPoolId must not be given when executionMode is 'remote' (the default)" });
+    }
 }
 
 const asFlag = (value: unknown) => value ?? false;
