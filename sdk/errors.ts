@@ -83,6 +83,19 @@ export class WosError extends Error {
     declare readonly requestId?: string;
     /** Low-level error code when no answer arrived (`ECONNRESET`, `ECONNREFUSED`, `ETIMEDOUT`, ...). */
     declare readonly code?: string;
+    /**
+     * The service's machine-readable reason: the `code` of its first error object (`"upgrade_in_progress"`,
+     * `"name_taken"`, `"not_found"`; each error object keeps its own in {@link WosError.errors}). Decide on it,
+     * never on the words of the message. `undefined` when the service sent none (the hosted service, and the
+     * local service's 401), or no answer arrived (see {@link WosError.code}). Every code of the local service:
+     * the table "Error codes" of `docs/server.md`.
+     */
+    declare readonly errorCode?: string;
+    /**
+     * The `meta` of the first error object: the ids its {@link WosError.errorCode} concerns (`{ "run-id": "run-..." }`
+     * of an `upgrade_in_progress`, `{ "holder-id": "prj-..." }` of a `name_taken`). `undefined` when it has none.
+     */
+    declare readonly errorMeta?: Record<string, unknown>;
 
     // Optional fields are `declare`d so that an error without them shows no `code: undefined` in logs.
     constructor(init: WosErrorInit, kind: WosErrorKind = "api") {
@@ -98,6 +111,9 @@ export class WosError extends Error {
         this.path = init.path;
         if (init.requestId !== undefined) this.requestId = init.requestId;
         if (init.code !== undefined) this.code = init.code;
+        const first = errors[0];
+        if (first?.code !== undefined) this.errorCode = first.code;
+        if (first?.meta !== undefined) this.errorMeta = first.meta;
     }
 
     /**
@@ -120,6 +136,8 @@ export class WosError extends Error {
         json.path = this.path;
         if (this.requestId !== undefined) json.requestId = this.requestId;
         if (this.code !== undefined) json.code = this.code;
+        if (this.errorCode !== undefined) json.errorCode = this.errorCode;
+        if (this.errorMeta !== undefined) json.errorMeta = this.errorMeta;
         json.errors = this.errors;
         return json;
     }

@@ -6,7 +6,7 @@
  */
 import { canManageModules, projectPermissions, type Principal, type ProjectPermissions } from "./auth";
 import type { Db } from "./db";
-import { httpError } from "./errors";
+import { ERROR_CODES, httpError } from "./errors";
 import { findNoCodeModule, findNoCodeModuleVersion, findRegistryModule, type NoCodeModuleRow, type RegistryModuleRow } from "./records/noCodeModules";
 import { findProject, type ProjectRow } from "./records/projects";
 import { findVariable, type VariableRow } from "./records/variables";
@@ -22,14 +22,14 @@ export function workspacePermissions(principal: Principal, workspace: WorkspaceR
 
 /** The caller's own organization, by name; another organization (or none of that name) is a 404. */
 export function requireOrganization(principal: Principal, name: string | undefined): void {
-    if (name !== principal.organization) throw httpError(404, "Organization not found or you are not authorized to access it");
+    if (name !== principal.organization) throw httpError(404, ERROR_CODES.notFound, "Organization not found or you are not authorized to access it");
 }
 
 /** A project the caller can see. */
 export function visibleProject(db: Db, principal: Principal, id: string | undefined): ProjectRow {
     const project = id === undefined ? undefined : findProject(db, id);
     if (!project || !projectPermissions(principal, project).canRead) {
-        throw httpError(404, "Project not found or you are not authorized to access it");
+        throw httpError(404, ERROR_CODES.notFound, "Project not found or you are not authorized to access it");
     }
     return project;
 }
@@ -38,7 +38,7 @@ export function visibleProject(db: Db, principal: Principal, id: string | undefi
 export function updatableProject(db: Db, principal: Principal, id: string | undefined): ProjectRow {
     const project = visibleProject(db, principal, id);
     if (!projectPermissions(principal, project).canUpdate) {
-        throw httpError(404, "Project not found or you are not authorized to update it");
+        throw httpError(404, ERROR_CODES.notFound, "Project not found or you are not authorized to update it");
     }
     return project;
 }
@@ -47,7 +47,7 @@ export function updatableProject(db: Db, principal: Principal, id: string | unde
 export function moveDestination(db: Db, principal: Principal, id: string | undefined): ProjectRow {
     const project = id === undefined ? undefined : findProject(db, id);
     if (!project || !projectPermissions(principal, project).canMoveWorkspaces) {
-        throw httpError(404, "Project not found or you are not authorized to move workspaces into it");
+        throw httpError(404, ERROR_CODES.notFound, "Project not found or you are not authorized to move workspaces into it");
     }
     return project;
 }
@@ -56,7 +56,7 @@ export function moveDestination(db: Db, principal: Principal, id: string | undef
 export function workspaceCreatableProject(db: Db, principal: Principal, id: string | undefined): ProjectRow {
     const project = id === undefined ? undefined : findProject(db, id);
     if (!project || !projectPermissions(principal, project).canCreateWorkspace) {
-        throw httpError(404, "Project not found or you are not authorized to create workspaces in it");
+        throw httpError(404, ERROR_CODES.notFound, "Project not found or you are not authorized to create workspaces in it");
     }
     return project;
 }
@@ -65,7 +65,7 @@ export function workspaceCreatableProject(db: Db, principal: Principal, id: stri
 export function visibleWorkspace(db: Db, principal: Principal, id: string | undefined): WorkspaceRow {
     const workspace = id === undefined ? undefined : findWorkspace(db, id);
     if (!workspace || !workspacePermissions(principal, workspace).canRead) {
-        throw httpError(404, "Workspace not found or you are not authorized to access it");
+        throw httpError(404, ERROR_CODES.notFound, "Workspace not found or you are not authorized to access it");
     }
     return workspace;
 }
@@ -74,7 +74,7 @@ export function visibleWorkspace(db: Db, principal: Principal, id: string | unde
 export function manageableWorkspace(db: Db, principal: Principal, id: string | undefined): WorkspaceRow {
     const workspace = visibleWorkspace(db, principal, id);
     if (!workspacePermissions(principal, workspace).canManageWorkspaces) {
-        throw httpError(404, "Workspace not found or you are not authorized to change it");
+        throw httpError(404, ERROR_CODES.notFound, "Workspace not found or you are not authorized to change it");
     }
     return workspace;
 }
@@ -82,7 +82,7 @@ export function manageableWorkspace(db: Db, principal: Principal, id: string | u
 /** A workspace whose variables the caller may read. */
 export function variableReadableWorkspace(principal: Principal, workspace: WorkspaceRow | undefined): WorkspaceRow {
     if (!workspace || !workspacePermissions(principal, workspace).canReadVariables) {
-        throw httpError(404, "Workspace not found or you are not authorized to read its variables");
+        throw httpError(404, ERROR_CODES.notFound, "Workspace not found or you are not authorized to read its variables");
     }
     return workspace;
 }
@@ -90,7 +90,7 @@ export function variableReadableWorkspace(principal: Principal, workspace: Works
 /** A workspace whose variables the caller may create, update and delete (`write`). */
 export function variableWritableWorkspace(principal: Principal, workspace: WorkspaceRow | undefined): WorkspaceRow {
     if (!workspace || !workspacePermissions(principal, workspace).canWriteVariables) {
-        throw httpError(404, "Workspace not found or you are not authorized to manage its variables");
+        throw httpError(404, ERROR_CODES.notFound, "Workspace not found or you are not authorized to manage its variables");
     }
     return workspace;
 }
@@ -100,7 +100,7 @@ export function writableVariable(db: Db, principal: Principal, id: string | unde
     const variable = id === undefined ? undefined : findVariable(db, id);
     const workspace = variable ? findWorkspace(db, variable.workspace_id) : undefined;
     if (!variable || !workspace || !workspacePermissions(principal, workspace).canWriteVariables) {
-        throw httpError(404, "Variable not found or you are not authorized to manage it");
+        throw httpError(404, ERROR_CODES.notFound, "Variable not found or you are not authorized to manage it");
     }
     return variable;
 }
@@ -112,7 +112,7 @@ export function writableVariable(db: Db, principal: Principal, id: string | unde
  */
 export function refuseOrganizationToken(principal: Principal): void {
     if (principal.kind === "organization") {
-        throw httpError(404, "An organization token cannot be used for this endpoint; use a user or team token");
+        throw httpError(404, ERROR_CODES.organizationTokenNotAllowed, "An organization token cannot be used for this endpoint; use a user or team token");
     }
 }
 
@@ -120,7 +120,7 @@ export function refuseOrganizationToken(principal: Principal): void {
 export function visibleRegistryModule(db: Db, principal: Principal, id: string | undefined): RegistryModuleRow {
     const module = id === undefined ? undefined : findRegistryModule(db, id);
     if (!module || module.organization !== principal.organization) {
-        throw httpError(404, "Registry module not found or you are not authorized to access it");
+        throw httpError(404, ERROR_CODES.notFound, "Registry module not found or you are not authorized to access it");
     }
     return module;
 }
@@ -129,7 +129,7 @@ export function visibleRegistryModule(db: Db, principal: Principal, id: string |
 export function visibleNoCodeModule(db: Db, principal: Principal, id: string | undefined): NoCodeModuleRow {
     const module = id === undefined ? undefined : findNoCodeModule(db, id);
     if (!module || module.organization !== principal.organization) {
-        throw httpError(404, "No-code module not found or you are not authorized to access it");
+        throw httpError(404, ERROR_CODES.notFound, "No-code module not found or you are not authorized to access it");
     }
     return module;
 }
@@ -138,7 +138,7 @@ export function visibleNoCodeModule(db: Db, principal: Principal, id: string | u
 export function manageableNoCodeModule(db: Db, principal: Principal, id: string | undefined): NoCodeModuleRow {
     const module = visibleNoCodeModule(db, principal, id);
     refuseOrganizationToken(principal);
-    if (!canManageModules(principal)) throw httpError(404, "No-code module not found or you are not authorized to manage it");
+    if (!canManageModules(principal)) throw httpError(404, ERROR_CODES.notFound, "No-code module not found or you are not authorized to manage it");
     return module;
 }
 
@@ -158,7 +158,7 @@ export function noCodeWorkspace(
     const workspace = need === "manage" ? manageableWorkspace(db, principal, workspaceId) : visibleWorkspace(db, principal, workspaceId);
     const version = workspace.no_code_module_version_id === null ? undefined : findNoCodeModuleVersion(db, workspace.no_code_module_version_id);
     if (version?.no_code_module_id !== module.id) {
-        throw httpError(404, "Workspace not found among the workspaces of this no-code module, or you are not authorized to access it");
+        throw httpError(404, ERROR_CODES.notFound, "Workspace not found among the workspaces of this no-code module, or you are not authorized to access it");
     }
     return { module, workspace };
 }

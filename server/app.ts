@@ -14,7 +14,7 @@ import type { AppContext, ServerOptions } from "./context";
 import { connectionLimits, connectionServerOptions, installConnectionHandling } from "./connections";
 import { installBodyParsing } from "./bodyParsing";
 import { isEmpty, openDatabase } from "./db";
-import { HttpError, httpError, titleFor } from "./errors";
+import { codeForStatus, ERROR_CODES, HttpError, httpError, titleFor } from "./errors";
 import { FaultStore, registerFaults } from "./faults";
 import { publicBaseUrl } from "./pagination";
 import { applySeed, DEMO_SEED } from "./seed";
@@ -84,7 +84,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         // Errors Fastify raises before routing (a malformed URL) get a JSON:API body too.
         frameworkErrors: (error, _request, reply) => {
             const status = typeof error.statusCode === "number" && error.statusCode >= 400 ? error.statusCode : 400;
-            void sendError(reply as FastifyReply, httpError(status, error.message));
+            void sendError(reply as FastifyReply, httpError(status, codeForStatus(status), error.message));
         },
     });
 
@@ -133,7 +133,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
                     : "ip:" + request.ip;
             },
             errorResponseBuilder: () =>
-                new HttpError(429, [{ status: "429", title: "too many requests", detail: "You have exceeded the API's rate limit." }]),
+                new HttpError(429, [{ status: "429", title: "too many requests", code: ERROR_CODES.rateLimited, detail: "You have exceeded the API's rate limit." }]),
         });
     }
 
@@ -206,7 +206,7 @@ function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
 /** Every error becomes a JSON:API error document; only a bug answers 500, never bad input. */
 function installErrorHandling(app: FastifyInstance): void {
     app.setNotFoundHandler(async (request, reply) => {
-        return sendError(reply, httpError(404, `No route for ${request.method} ${request.url.split("?")[0]}`));
+        return sendError(reply, httpError(404, ERROR_CODES.routeNotFound, `No route for ${request.method} ${request.url.split("?")[0]}`));
     });
 
     app.setErrorHandler(async (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
@@ -222,17 +222,17 @@ function asHttpError(error: FastifyError | HttpError, request: FastifyRequest): 
     const sqliteCode = (error as { code?: unknown }).code;
     if (typeof sqliteCode === "string" && sqliteCode.startsWith("SQLITE_CONSTRAINT")) {
         request.log.warn({ err: error }, "constraint failed");
-        return httpError(409, "The change conflicts with a concurrent change; read the resource and try again");
+        return httpError(409, ERROR_CODES.concurrentChange, "The change conflicts with a concurrent change; read the resource and try again");
     }
     if (sqliteCode === "SQLITE_BUSY" || sqliteCode === "SQLITE_LOCKED") {
-        return new HttpError(503, [{ status: "503", title: titleFor(503), detail: "The database is busy; try again" }], { "retry-after": "1" });
+        return new HttpError(503, [{ status: "503", title: titleFor(503), code: ERROR_CODES.databaseBusy, detail: "The database is busy; try again" }], { "retry-after": "1" });
     }
     const status = typeof error.statusCode === "number" ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
         // Fastify's own client errors (body too large, bad content type, bad URL...).
         const detail = error.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? `The request body is larger than ${BODY_LIMIT} bytes` : error.message;
-        return httpError(status, detail);
+        return httpError(status, codeForStatus(status), detail);
     }
     request.log.error({ err: error }, "unhandled error");
-    return httpError(500, "An internal error occurred");
+    return httpError(500, ERROR_CODES.internalError, "An internal error occurred");
 }

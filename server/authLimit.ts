@@ -9,7 +9,7 @@
  * Other addresses are not affected.
  */
 import type { Principal } from "./auth";
-import { HttpError } from "./errors";
+import { ERROR_CODES, HttpError } from "./errors";
 
 /** The hosted service's rate-limit detail, the same as the per-token limiter's. */
 const RATE_LIMIT_DETAIL = "You have exceeded the API's rate limit.";
@@ -39,7 +39,7 @@ export class FailedAuthenticationLimit {
         const failed = this.failures.get(address) ?? 0;
         if (failed >= this.limit) {
             const reset = String(Math.ceil(((window + 1) * 1000 - time) / 1000));
-            throw new HttpError(429, [{ status: "429", title: "too many requests", detail: RATE_LIMIT_DETAIL }], {
+            throw new HttpError(429, [{ status: "429", title: "too many requests", code: ERROR_CODES.rateLimited, detail: RATE_LIMIT_DETAIL }], {
                 "x-ratelimit-limit": String(this.limit),
                 "x-ratelimit-remaining": "0",
                 "x-ratelimit-reset": reset,

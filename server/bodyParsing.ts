@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { JSON_API_MEDIA_TYPE } from "../sdk/model";
-import { httpError } from "./errors";
+import { ERROR_CODES, httpError } from "./errors";
 
 /**
  * Decodes UTF-8 and throws on the first byte that is not part of a well-formed sequence. The lenient
@@ -24,14 +24,14 @@ export function installBodyParsing(app: FastifyInstance): void {
             text = STRICT_UTF8.decode(body);
         } catch {
             return done(
-                httpError(400, `The request body is not valid UTF-8 text (the first malformed sequence starts at byte ${firstInvalidUtf8Byte(body)}); JSON text must be UTF-8`),
+                httpError(400, ERROR_CODES.badRequest, `The request body is not valid UTF-8 text (the first malformed sequence starts at byte ${firstInvalidUtf8Byte(body)}); JSON text must be UTF-8`),
             );
         }
         if (text.trim() === "") return done(null, undefined);
         try {
             done(null, JSON.parse(text));
         } catch {
-            done(httpError(400, "The request body is not valid JSON"));
+            done(httpError(400, ERROR_CODES.badRequest, "The request body is not valid JSON"));
         }
     };
     app.addContentTypeParser([JSON_API_MEDIA_TYPE, "application/json"], { parseAs: "buffer" }, parse);

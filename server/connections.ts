@@ -16,7 +16,7 @@ import type { Duplex } from "node:stream";
 import type { Socket } from "node:net";
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { JSON_API_MEDIA_TYPE } from "../sdk/model";
-import { HttpError, httpError } from "./errors";
+import { codeForStatus, HttpError, httpError } from "./errors";
 
 /** Default of `--request-timeout-ms`: the most time a client may take to send one request, headers and body. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -82,9 +82,9 @@ export function connectionServerOptions(limits: ConnectionLimits) {
     } satisfies Partial<FastifyHttpOptions<Server>>;
 }
 
-/** A JSON:API error whose title is the status's reason phrase in lower case (`"request timeout"`). */
+/** A JSON:API error whose title is the status's reason phrase in lower case (`"request timeout"`), with the status's general code. */
 function layerError(status: number, detail: string): HttpError {
-    return httpError(status, detail, { title: (STATUS_CODES[status] ?? "error").toLowerCase() });
+    return httpError(status, codeForStatus(status), detail, { title: (STATUS_CODES[status] ?? "error").toLowerCase() });
 }
 
 /** Sockets already answered by {@link answerRaw}: the parser reports every later chunk again. */

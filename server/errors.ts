@@ -1,10 +1,53 @@
 /**
  * JSON:API errors of the local service: one error class every handler throws, and the helpers that build
  * the local service's error documents (401 exact body, 404 "not found or unauthorized", 422 with
- * pointers and a detail a person can act on).
+ * pointers and a detail a person can act on). Every error object but the 401's carries a `code` of
+ * {@link ERROR_CODES} (JSON:API's "application-specific error code"), the one thing a client decides on: the
+ * words (`title`, `detail`) are for people and may change.
  */
 import type { z } from "zod";
 import { jsonPointer, type ErrorObject } from "../sdk/model";
+
+/**
+ * Every `code` the service answers, by the name the code uses. The table "Error codes" of `docs/server.md`
+ * lists each one with its status, when it is answered and what `meta` holds; `tests/server/errorCodes.test.ts`
+ * fails when the two differ or when a code here is never used. A code, once shipped, keeps its meaning.
+ */
+export const ERROR_CODES = {
+    // One per status, for an answer a client need not tell apart from others of its status.
+    badRequest: "bad_request",
+    forbidden: "forbidden",
+    notFound: "not_found",
+    methodNotAllowed: "method_not_allowed",
+    requestTimeout: "request_timeout",
+    payloadTooLarge: "payload_too_large",
+    unsupportedMediaType: "unsupported_media_type",
+    expectationFailed: "expectation_failed",
+    invalidAttribute: "invalid_attribute",
+    invalidParameter: "invalid_parameter",
+    rateLimited: "rate_limited",
+    headerFieldsTooLarge: "header_fields_too_large",
+    clientError: "client_error",
+    internalError: "internal_error",
+    serviceUnavailable: "service_unavailable",
+    // Where a client may need to decide.
+    routeNotFound: "route_not_found",
+    organizationTokenNotAllowed: "organization_token_not_allowed",
+    nameTaken: "name_taken",
+    keyTaken: "key_taken",
+    noCodeModuleExists: "no_code_module_exists",
+    tooManyErrors: "too_many_errors",
+    tooManyItems: "too_many_items",
+    projectHasWorkspaces: "project_has_workspaces",
+    defaultProjectUndeletable: "default_project_undeletable",
+    upgradeInProgress: "upgrade_in_progress",
+    upgradeNotConfirmable: "upgrade_not_confirmable",
+    concurrentChange: "concurrent_change",
+    databaseBusy: "database_busy",
+} as const;
+
+/** One of {@link ERROR_CODES}. */
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** Standard titles by status. */
 const TITLES: Record<number, string> = {
@@ -27,6 +70,31 @@ export function titleFor(status: number): string {
     return TITLES[status] ?? (status >= 500 ? "server error" : "error");
 }
 
+/** The general code of each status the service answers without a more specific one. */
+const STATUS_CODES: Record<number, ErrorCode> = {
+    400: ERROR_CODES.badRequest,
+    403: ERROR_CODES.forbidden,
+    404: ERROR_CODES.notFound,
+    405: ERROR_CODES.methodNotAllowed,
+    408: ERROR_CODES.requestTimeout,
+    413: ERROR_CODES.payloadTooLarge,
+    415: ERROR_CODES.unsupportedMediaType,
+    417: ERROR_CODES.expectationFailed,
+    422: ERROR_CODES.invalidAttribute,
+    429: ERROR_CODES.rateLimited,
+    431: ERROR_CODES.headerFieldsTooLarge,
+    500: ERROR_CODES.internalError,
+    503: ERROR_CODES.serviceUnavailable,
+};
+
+/**
+ * The general code of a status: for answers whose status comes from elsewhere (Fastify's own errors, Node's
+ * parser). A status without one is `client_error` or `internal_error` by its class.
+ */
+export function codeForStatus(status: number): ErrorCode {
+    return STATUS_CODES[status] ?? (status >= 500 ? ERROR_CODES.internalError : ERROR_CODES.clientError);
+}
+
 /** An error with its HTTP status and JSON:API error objects; the error handler renders it as is. */
 export class HttpError extends Error {
     readonly statusCode: number;
@@ -47,42 +115,61 @@ export class HttpError extends Error {
     }
 }
 
-/** One error object of a status, with an optional detail. */
-export function httpError(status: number, detail?: string, extra: Partial<ErrorObject> = {}): HttpError {
-    const error: ErrorObject = { status: String(status), title: titleFor(status), ...extra };
+/** What an error object may add to its status, title, code and detail. */
+type ErrorExtra = Partial<Omit<ErrorObject, "status" | "code">>;
+
+/** One error object of a status with its code, an optional detail and more members (`source`, `meta`, a title). */
+export function httpError(status: number, code: ErrorCode, detail?: string, extra: ErrorExtra = {}): HttpError {
+    const error: ErrorObject = { status: String(status), title: titleFor(status), code, ...extra };
     if (detail !== undefined) error.detail = detail;
     return new HttpError(status, [error]);
 }
 
-/** 401 with exactly the local service's body, the same for every failure. */
+/**
+ * 401 with exactly the local service's body, the same for every failure, and no `code`: the body is the
+ * hosted service's, pinned word for word by the service's contract, and the status says all a client can
+ * act on (the reason is in `WWW-Authenticate`).
+ */
 export function unauthorized(): HttpError {
     return new HttpError(401, [{ status: "401", title: "unauthorized" }]);
 }
 
 /** 404: the thing does not exist, belongs to another organization, or the caller may not see or do this. */
 export function notFound(what: string): HttpError {
-    return httpError(404, `${what} not found or you are not authorized to access it`);
+    return httpError(404, ERROR_CODES.notFound, `${what} not found or you are not authorized to access it`);
 }
 
 /** 403: visible, but the caller may not do this (only where the service's API lists 403). */
-export function forbidden(detail: string): HttpError {
-    return httpError(403, detail);
+export function forbidden(detail: string, meta?: Record<string, unknown>): HttpError {
+    return httpError(403, ERROR_CODES.forbidden, detail, meta ? { meta } : {});
 }
 
-/** 409 with a detail that says why. */
-export function conflict(detail: string): HttpError {
-    return httpError(409, detail);
+/** 409 with the code that says why, a detail for people and the ids it concerns in `meta`. */
+export function conflict(code: ErrorCode, detail: string, meta?: Record<string, unknown>): HttpError {
+    return httpError(409, code, detail, meta ? { meta } : {});
 }
 
 /** 400 about a query parameter. */
 export function badParameter(parameter: string, detail: string): HttpError {
-    return httpError(400, detail, { source: { parameter } });
+    return httpError(400, ERROR_CODES.badRequest, detail, { source: { parameter } });
 }
 
 /** One validation problem: where (pointer segments) and what to do (a full sentence). */
 export interface Problem {
     path: readonly (string | number)[];
     detail: string;
+    /** The code of its error object when it is not the general `invalid_attribute` (a name taken). */
+    code?: ErrorCode;
+    /** The ids the problem concerns (the holder of a name taken). */
+    meta?: Record<string, unknown>;
+}
+
+/**
+ * The problem of a name another resource of the organization holds (names are unique in any case), with
+ * the holder's id in `meta`: a client that meant that resource can take it up without a search.
+ */
+export function nameTaken(holderId: string): Problem {
+    return { path: ["data", "attributes", "name"], detail: "Name has already been taken", code: ERROR_CODES.nameTaken, meta: { "holder-id": holderId } };
 }
 
 /**
@@ -102,8 +189,10 @@ export function validationFailed(problems: readonly Problem[], total: number = p
     const errors: ErrorObject[] = problems.slice(0, MAX_ERRORS_PER_ANSWER).map((problem) => ({
         status: "422",
         title: "invalid attribute",
+        code: problem.code ?? ERROR_CODES.invalidAttribute,
         detail: problem.detail,
         source: { pointer: jsonPointer(problem.path) },
+        ...(problem.meta ? { meta: problem.meta } : {}),
     }));
     const more = Math.max(total, problems.length) - errors.length;
     if (more > 0) {
@@ -111,6 +200,8 @@ export function validationFailed(problems: readonly Problem[], total: number = p
         errors.push({
             status: "422",
             title: "too many errors",
+            code: ERROR_CODES.tooManyErrors,
+            meta: { "unlisted-count": more },
             detail:
                 `${more} more ${more === 1 ? "problem was" : "problems were"} found and not listed (an answer lists at most ` +
                 `${MAX_ERRORS_PER_ANSWER}); the first of them is at this pointer: fix the ones listed and send again`,
@@ -123,7 +214,7 @@ export function validationFailed(problems: readonly Problem[], total: number = p
 
 /** 422 about query parameters (`source.parameter`), e.g. one of two linked filters without the other. */
 export function invalidParameter(parameter: string, detail: string): HttpError {
-    return httpError(422, detail, { source: { parameter }, title: "invalid parameter" });
+    return httpError(422, ERROR_CODES.invalidParameter, detail, { source: { parameter }, title: "invalid parameter" });
 }
 
 /** `auto-destroy-activity-duration` -> `Auto destroy activity duration`. */
@@ -273,6 +364,8 @@ function inspectBody(schema: z.ZodType | undefined, body: unknown, limit: number
                     return {
                         tooManyItems: {
                             path,
+                            code: ERROR_CODES.tooManyItems,
+                            meta: { "item-limit": MAX_LIST_ITEMS },
                             detail:
                                 `This list has ${value.length} items, which takes the request over ${MAX_LIST_ITEMS} list items in all; ` +
                                 `a request may hold at most ${MAX_LIST_ITEMS}: send fewer at a time`,
@@ -341,7 +434,7 @@ export function urlIdProblems(given: string | undefined, expected: string, what:
  */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown, labels: Record<string, string> = {}): z.output<T> {
     if (body === undefined || body === null || typeof body !== "object" || Array.isArray(body) || !("data" in body) || (body as { data: unknown }).data === null) {
-        throw httpError(400, "The request body must be a JSON:API document with a 'data' member");
+        throw httpError(400, ERROR_CODES.badRequest, "The request body must be a JSON:API document with a 'data' member");
     }
     // One more than an answer lists, so that the count of the rest can point at the first unlisted one.
     const limit = MAX_ERRORS_PER_ANSWER + 1;

@@ -13,7 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { bearerToken } from "./auth";
-import { httpError, problemsFromZodError, titleFor, validationFailed } from "./errors";
+import { problemsFromZodError, titleFor, unauthorized, validationFailed } from "./errors";
 
 /** Schema of a fault rule as posted to `/_admin/faults`. */
 export function faultRuleSchema() {
@@ -133,6 +133,10 @@ async function delay(ms: number, signal: AbortSignal): Promise<void> {
     }
 }
 
+/**
+ * The body of an injected answer. It has no `code`, as the hosted service's answers have none: an injected
+ * failure stands for what a client may meet there, and so tests a client's way of coping without a code.
+ */
 function injectedBody(status: number): string {
     return JSON.stringify({ errors: [{ status: String(status), title: titleFor(status), detail: "injected fault" }] });
 }
@@ -199,14 +203,14 @@ export function registerFaults(app: FastifyInstance, store: FaultStore, adminTok
 
     const routeConfig = { config: { rateLimit: false } } as const;
     app.post("/_admin/faults", routeConfig, async (request, reply) => {
-        if (!isAdmin(request)) throw httpError(401, undefined);
+        if (!isAdmin(request)) throw unauthorized();
         const result = faultRuleSchema().safeParse(request.body);
         if (!result.success) throw validationFailed(problemsFromZodError(result.error, request.body));
         store.add(result.data);
         return reply.code(204).send();
     });
     app.delete("/_admin/faults", routeConfig, async (request, reply) => {
-        if (!isAdmin(request)) throw httpError(401, undefined);
+        if (!isAdmin(request)) throw unauthorized();
         store.clear();
         return reply.code(204).send();
     });

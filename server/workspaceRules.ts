@@ -45,7 +45,9 @@ export function moveWorkspaces(db: Db, principal: Principal, destination: Projec
     });
     if (refused.length > 0) {
         const them = refused.length === 1 ? "it out of its project" : "them out of their projects";
-        throw forbidden(`${plural(refused.length, "workspace")} (${abbreviatedIds(refused)}) not found or you are not authorized to move ${them}; nothing was moved`);
+        throw forbidden(`${plural(refused.length, "workspace")} (${abbreviatedIds(refused)}) not found or you are not authorized to move ${them}; nothing was moved`, {
+            "workspace-ids": refused,
+        });
     }
     const timestamp = now();
     for (const id of ids) moveWorkspace(db, id, destination, timestamp);

@@ -81,15 +81,14 @@ export class UpgradeFailure extends Error {
     }
 }
 
-/** The details of a 409 answer, where the service names the unfinished run. */
-function unfinishedRunId(failure: unknown): string | undefined {
-    // The caller has checked that `failure` is a WosConflictError; a missing detail reads "undefined", which names no run.
-    const details = [String((failure as Error).message), ...((failure as { errors?: { detail?: string }[] }).errors ?? []).map((e) => String(e.detail))];
-    for (const detail of details) {
-        const match = /\brun-[A-Za-z0-9]+/.exec(detail);
-        if (match) return match[0];
-    }
-    return undefined;
+/**
+ * The unfinished run a 409 names: the `run-id` of its `meta` when its code is `upgrade_in_progress` (the
+ * local service's). The words of the detail are never read: they are for people and may change. The hosted
+ * service's 409 has no code, so the run is unknown and the caller waits by trying again.
+ */
+function unfinishedRunId(failure: WosConflictError): string | undefined {
+    const runId = failure.errorCode === "upgrade_in_progress" ? failure.errorMeta?.["run-id"] : undefined;
+    return typeof runId === "string" ? runId : undefined;
 }
 
 /**

@@ -16,12 +16,15 @@ export const JSON_API_MEDIA_TYPE = "application/vnd.api+json";
 
 /**
  * One JSON:API error object, whose fields {@link ErrorObject} describes: `status`, `title`, and optionally a
- * `detail`, the `source` it is about and `meta`. Unknown keys are dropped; a missing title reads as `""`.
+ * `code`, a `detail`, the `source` it is about and `meta`. Unknown keys are dropped; a missing title reads as
+ * `""`; a `code` that is not a string is dropped (the hosted service sends none, and an odd one must not make
+ * an error answer unreadable).
  */
 export function errorObjectSchema() {
     return z.object({
         status: z.coerce.string(),
         title: z.string().default(""),
+        code: z.string().optional().catch(undefined),
         detail: z.string().optional(),
         source: z.object({ pointer: z.string().optional(), parameter: z.string().optional() }).optional(),
         meta: z.record(z.string(), z.unknown()).optional(),
@@ -34,6 +37,12 @@ export interface ErrorObject {
     status: string;
     /** A short summary that is the same for every error of its kind (`"invalid attribute"`); `""` when absent. */
     title: string;
+    /**
+     * The machine-readable reason (`"upgrade_in_progress"`, `"not_found"`): stable, unlike the words, so a
+     * client decides on it. The local service sends one on every error but its 401; the hosted service sends
+     * none. Every code: the table "Error codes" of `docs/server.md`.
+     */
+    code?: string;
     /** What is wrong, in words a person can act on. */
     detail?: string;
     /** What the error is about in the request. */
@@ -43,7 +52,7 @@ export interface ErrorObject {
         /** The query parameter (`page[size]`). */
         parameter?: string;
     };
-    /** Anything else the service says about the error. */
+    /** Anything else the service says about the error; with a `code`, the ids it concerns (`{ "run-id": "run-..." }`). */
     meta?: Record<string, unknown>;
 }
 

@@ -28,7 +28,7 @@ import {
 } from "../access";
 import { canManageModules, type Principal } from "../auth";
 import { newId, now, readTransaction, writeTransaction, type Db } from "../db";
-import { abbreviated, badParameter, capitalized, httpError, listOrNone, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { abbreviated, badParameter, capitalized, ERROR_CODES, httpError, listOrNone, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { singleParameter, type Query } from "../pagination";
 import {
     deleteNoCodeModule,
@@ -79,7 +79,7 @@ export function registerNoCodeModuleRoutes(api: FastifyInstance, { db }: AppCont
             requireOrganization(principal, request.params.organization);
             refuseOrganizationToken(principal);
             if (!canManageModules(principal)) {
-                throw httpError(404, "Organization not found or you are not authorized to manage its no-code modules");
+                throw httpError(404, ERROR_CODES.notFound, "Organization not found or you are not authorized to manage its no-code modules");
             }
             const { data } = parseBody(createNoCodeModuleRequestSchema(), request.body);
             return noCodeModuleDocument(db, createNoCodeModule(db, principal, data), false);
@@ -241,7 +241,14 @@ function registryModuleProblems(db: Db, module: RegistryModuleRow): Problem[] {
     }
     const existing = noCodeModuleOfRegistryModule(db, module.id);
     if (existing) {
-        return [{ path: [...MODULE_POINTER], detail: `Registry module '${module.name}' (${module.id}) already has a no-code module (${existing.id})` }];
+        return [
+            {
+                path: [...MODULE_POINTER],
+                detail: `Registry module '${module.name}' (${module.id}) already has a no-code module (${existing.id})`,
+                code: ERROR_CODES.noCodeModuleExists,
+                meta: { "holder-id": existing.id },
+            },
+        ];
     }
     return [];
 }

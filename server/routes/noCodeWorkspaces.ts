@@ -22,7 +22,7 @@ import {
 import { principalOf, type AppContext } from "../context";
 import { noCodeWorkspace, refuseOrganizationToken, visibleNoCodeModule, workspaceCreatableProject, type Params } from "../access";
 import { newId, now, readTransaction, writeTransaction, type Db } from "../db";
-import { abbreviated, capitalized, conflict, httpError, listOrNone, parseBody, validationFailed, type Problem } from "../errors";
+import { abbreviated, capitalized, conflict, ERROR_CODES, httpError, nameTaken, listOrNone, parseBody, validationFailed, type Problem } from "../errors";
 import { absoluteUrl } from "../pagination";
 import { moduleVariablesOf, optionValues, variableOptionsOf, type NoCodeModuleRow } from "../records/noCodeModules";
 import type { ProjectRow } from "../records/projects";
@@ -155,9 +155,8 @@ function createNoCodeWorkspace(db: Db, module: NoCodeModuleRow, project: Project
         problems.push({ path: ["data"], detail: "No-code provisioning is not enabled for this module; enable it (enabled: true) before creating workspaces from it" });
     }
     // The column is COLLATE NOCASE: names are unique in any case.
-    if (findWorkspaceByName(db, module.organization, attributes.name)) {
-        problems.push({ path: ["data", "attributes", "name"], detail: "Name has already been taken" });
-    }
+    const holder = findWorkspaceByName(db, module.organization, attributes.name);
+    if (holder) problems.push(nameTaken(holder.id));
     const modeGiven = attributes["execution-mode"] !== undefined;
     const mode = attributes["execution-mode"] ?? "remote";
     const agentPoolGiven = attributes["agent-pool-id"] !== undefined;
@@ -206,7 +205,9 @@ function startUpgrade(
     const unfinished = open.find(({ status }) => isInProgress(status));
     if (unfinished) {
         throw conflict(
+            ERROR_CODES.upgradeInProgress,
             `An upgrade of this workspace (${unfinished.run.id}) is still '${unfinished.status}'; wait until its plan has finished before starting another`,
+            { "run-id": unfinished.run.id, status: unfinished.status },
         );
     }
     const timestamp = now();
@@ -243,7 +244,10 @@ function confirmUpgrade(db: Db, workspace: WorkspaceRow, run: WorkspaceUpgradeRo
     if (status === "planned_and_finished") return;
     if (!isConfirmable(status)) {
         const why = isInProgress(status) ? "its plan has not finished yet" : "only a plan in 'planned' or 'cost_estimated' can be confirmed";
-        throw conflict(`The upgrade ${run.id} cannot be confirmed: its status is '${status}' (${why})`);
+        throw conflict(ERROR_CODES.upgradeNotConfirmable, `The upgrade ${run.id} cannot be confirmed: its status is '${status}' (${why})`, {
+            "run-id": run.id,
+            status,
+        });
     }
     const timestamp = now();
     for (const values of upgradeVarsOf(db, run)) upsertVariable(db, workspace.id, values, timestamp);
@@ -255,7 +259,7 @@ function confirmUpgrade(db: Db, workspace: WorkspaceRow, run: WorkspaceUpgradeRo
 function upgradeOf(db: Db, workspace: WorkspaceRow, moduleId: string, runId: string | undefined): WorkspaceUpgradeRow {
     const run = runId === undefined ? undefined : findWorkspaceUpgrade(db, runId);
     if (!run || run.workspace_id !== workspace.id || run.no_code_module_id !== moduleId) {
-        throw httpError(404, "Workspace upgrade not found or you are not authorized to access it");
+        throw httpError(404, ERROR_CODES.notFound, "Workspace upgrade not found or you are not authorized to access it");
     }
     return run;
 }

@@ -20,7 +20,7 @@ import { principalOf, type AppContext } from "../context";
 import { moveDestination, requireOrganization, updatableProject, visibleProject, type Params } from "../access";
 import { canCreateProjects, projectPermissions, type Principal } from "../auth";
 import { now, readTransaction, writeTransaction, type Db } from "../db";
-import { abbreviated as abbreviatedText, badParameter, conflict, forbidden, httpError, parseBody, plural, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { abbreviated as abbreviatedText, badParameter, conflict, ERROR_CODES, forbidden, httpError, nameTaken, parseBody, plural, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { pageOf, pageRequest, singleParameter, type Query } from "../pagination";
 import { listPage, type ProjectListQuery } from "../projectListQuery";
 import type { ProjectListRow } from "../projectListRows";
@@ -71,7 +71,7 @@ export function registerProjectRoutes(api: FastifyInstance, { db }: AppContext):
         const data = writeTransaction(db, () => {
             requireOrganization(principal, request.params.organization);
             if (!canCreateProjects(principal)) {
-                throw httpError(404, "Organization not found or you are not authorized to create projects in it");
+                throw httpError(404, ERROR_CODES.notFound, "Organization not found or you are not authorized to create projects in it");
             }
             const body = parseBody(createProjectRequestSchema(), request.body, LABELS);
             const tags = tagsFrom(body.data.relationships?.["tag-bindings"]?.data ?? []);
@@ -216,11 +216,13 @@ function updateProject(
 /** Deletes a project: 403 without the permission, 409 for the default project or one that has workspaces. */
 function deleteProject(db: Db, principal: Principal, project: ProjectRow): void {
     if (!projectPermissions(principal, project).canDestroy) throw forbidden("You are not authorized to delete this project");
-    if (project.is_default === 1) throw conflict("The default project of an organization cannot be deleted");
+    if (project.is_default === 1) throw conflict(ERROR_CODES.defaultProjectUndeletable, "The default project of an organization cannot be deleted", { "project-id": project.id });
     const workspaceCount = project.workspace_count;
     if (workspaceCount > 0) {
         throw conflict(
+            ERROR_CODES.projectHasWorkspaces,
             `Project '${project.name}' still contains ${plural(workspaceCount, "workspace")}; move or delete them before deleting the project`,
+            { "workspace-count": workspaceCount },
         );
     }
     deleteProjectRow(db, project.id);
@@ -328,7 +330,7 @@ function permissionFilter(query: Query, name: string): boolean {
 /** 422 at the name when another project of the organization has it, in any case. */
 function nameProblems(db: Db, organization: string, name: string, exceptId?: string): Problem[] {
     const id = projectIdByName(db, organization, name);
-    return id !== undefined && id !== exceptId ? [{ path: ["data", "attributes", "name"], detail: "Name has already been taken" }] : [];
+    return id !== undefined && id !== exceptId ? [nameTaken(id)] : [];
 }
 
 /**

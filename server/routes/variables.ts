@@ -17,7 +17,7 @@ import {
 } from "../access";
 import type { Principal } from "../auth";
 import { newId, now, readTransaction, writeTransaction, type Db } from "../db";
-import { invalidParameter, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { ERROR_CODES, invalidParameter, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { singleParameter, type Query } from "../pagination";
 import {
     deleteVariable,
@@ -166,7 +166,14 @@ function updateVariable(db: Db, current: VariableRow, bodyId: string | undefined
 function keyProblems(db: Db, workspaceId: string, category: VariableCategory, key: string, exceptId?: string): Problem[] {
     const id = variableIdByKey(db, workspaceId, category, key);
     return id !== undefined && id !== exceptId
-        ? [{ path: ["data", "attributes", "key"], detail: `Key has already been taken in category '${category}' of this workspace` }]
+        ? [
+              {
+                  path: ["data", "attributes", "key"],
+                  detail: `Key has already been taken in category '${category}' of this workspace`,
+                  code: ERROR_CODES.keyTaken,
+                  meta: { "holder-id": id },
+              },
+          ]
         : [];
 }
 

@@ -22,7 +22,7 @@ import {
 } from "../access";
 import type { Principal } from "../auth";
 import { now, readTransaction, writeTransaction, type Db } from "../db";
-import { badParameter, labelOf, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { badParameter, labelOf, nameTaken, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { pageOf, pageRequest, singleParameter, type Query } from "../pagination";
 import { defaultProjectId, tagBindingsOf, type ProjectRow } from "../records/projects";
 import {
@@ -143,7 +143,7 @@ function updateWorkspace(db: Db, principal: Principal, current: WorkspaceRow, da
     if (attributes.name !== undefined) {
         // The column is COLLATE NOCASE: names are unique in any case.
         const other = findWorkspaceByName(db, current.organization, attributes.name);
-        if (other && other.id !== current.id) problems.push({ path: ["data", "attributes", "name"], detail: "Name has already been taken" });
+        if (other && other.id !== current.id) problems.push(nameTaken(other.id));
     }
     const modeGiven = attributes["execution-mode"] !== undefined;
     const mode = attributes["execution-mode"] ?? current.execution_mode;
@@ -193,9 +193,8 @@ function createWorkspace(db: Db, principal: Principal, data: CreateData): Worksp
     const project = workspaceCreatableProject(db, principal, projectId);
     const problems: Problem[] = [];
     // The column is COLLATE NOCASE: names are unique in any case.
-    if (findWorkspaceByName(db, principal.organization, attributes.name)) {
-        problems.push({ path: ["data", "attributes", "name"], detail: "Name has already been taken" });
-    }
+    const holder = findWorkspaceByName(db, principal.organization, attributes.name);
+    if (holder) problems.push(nameTaken(holder.id));
     const modeGiven = attributes["execution-mode"] !== undefined;
     const mode = attributes["execution-mode"] ?? "remote";
     const agentPoolGiven = attributes["agent-pool-id"] !== undefined;

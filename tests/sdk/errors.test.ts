@@ -100,12 +100,26 @@ describe("errors by kind", () => {
         expectNoToken(error, TOKENS.owners);
     });
 
+    it("carries the service's code and meta: errorCode and errorMeta of the first error object, each object's own in errors", async () => {
+        const owners = client(TOKENS.owners);
+        const apps = (await owners.projects.list("acme", { names: ["Apps"] })).items[0];
+        const error = await failure(owners.projects.create("acme", { name: "APPS" }));
+        expect(WosValidationError.isInstance(error)).toBe(true);
+        expect({ errorCode: error.errorCode, errorMeta: error.errorMeta }).toEqual({ errorCode: "name_taken", errorMeta: { "holder-id": apps.id } });
+        expect(error.errors[0]).toEqual(expect.objectContaining({ code: "name_taken", meta: { "holder-id": apps.id } }));
+        expect(error.toJSON()).toEqual(expect.objectContaining({ errorCode: "name_taken", errorMeta: { "holder-id": apps.id } }));
+        const gone = await failure(owners.projects.read("prj-doesnotexist0001"));
+        expect({ errorCode: gone.errorCode, errorMeta: gone.errorMeta }).toEqual({ errorCode: "not_found", errorMeta: undefined });
+        expect(Object.keys(gone)).not.toContain("errorMeta");
+    });
+
     it("a 401 is a WosAuthenticationError and the unknown token appears nowhere in it", async () => {
         const token = "not-a-real-token-1234567890";
         const error = await failure(client(token).projects.list("acme"));
         expect(WosAuthenticationError.isInstance(error)).toBe(true);
         expect(error.status).toBe(401);
         expect(error.errors).toEqual([expect.objectContaining({ status: "401", title: "unauthorized" })]);
+        expect(error.errorCode).toBeUndefined();
         expect(error.message).toContain("unauthorized");
         expectNoToken(error, token);
     });
@@ -177,6 +191,32 @@ describe("connection failures and unexpected answers", () => {
             expectNoToken(error, token);
         } finally {
             await new Promise((resolve) => odd.close(resolve));
+        }
+    });
+
+    it("an error answer without a code (the hosted service's) or with a code that is not text is read as before", async () => {
+        const bodies = [
+            { errors: [{ status: "409", title: "conflict", detail: "An upgrade of this workspace (run-abc) is still 'pending'" }] },
+            { errors: [{ status: "409", title: "conflict", code: 42, meta: { "run-id": "run-abc" } }] },
+        ];
+        let next = 0;
+        const hosted = http.createServer((_request, response) => {
+            response.writeHead(409, { "content-type": "application/vnd.api+json" });
+            response.end(JSON.stringify(bodies[next++]));
+        });
+        await new Promise<void>((resolve) => hosted.listen(0, "127.0.0.1", resolve));
+        try {
+            const { port } = hosted.address() as net.AddressInfo;
+            const hostedClient = new WosClient({ address: `http://127.0.0.1:${port}`, token: "hosted-token" });
+            const words = await failure(hostedClient.projects.delete("prj-1"));
+            expect(WosConflictError.isInstance(words)).toBe(true);
+            expect({ errorCode: words.errorCode, errorMeta: words.errorMeta }).toEqual({ errorCode: undefined, errorMeta: undefined });
+            expect(words.errors).toEqual([{ status: "409", title: "conflict", detail: "An upgrade of this workspace (run-abc) is still 'pending'" }]);
+            const numbered = await failure(hostedClient.projects.delete("prj-1"));
+            expect({ errorCode: numbered.errorCode, errorMeta: numbered.errorMeta }).toEqual({ errorCode: undefined, errorMeta: { "run-id": "run-abc" } });
+            expect(numbered.errors).toHaveLength(1);
+        } finally {
+            await new Promise((resolve) => hosted.close(resolve));
         }
     });
 });

@@ -15,15 +15,26 @@ describe("errorObjectSchema", () => {
                 detail: "Name has already been taken",
                 source: { pointer: "/data/attributes/name", parameter: "page[size]" },
                 meta: { limit: 128 },
-                code: "dropped",
+                code: "name_taken",
+                id: "dropped",
             }),
         ).toEqual({
             status: "422",
             title: "invalid attribute",
+            code: "name_taken",
             detail: "Name has already been taken",
             source: { pointer: "/data/attributes/name", parameter: "page[size]" },
             meta: { limit: 128 },
         });
+    });
+
+    it("a code that is not text is dropped, and the error object read all the same", () => {
+        expect(ERROR.parse({ status: "409", title: "conflict", code: 42, meta: { "run-id": "run-1" } })).toEqual({
+            status: "409",
+            title: "conflict",
+            meta: { "run-id": "run-1" },
+        });
+        expect(ERROR.parse({ status: "409", title: "conflict", code: 42 }).code).toBeUndefined();
     });
 
     it("an error object without a title reads as the empty title, not undefined and not refused", () => {

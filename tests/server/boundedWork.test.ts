@@ -381,7 +381,9 @@ describe("a body that is not valid UTF-8 is refused, never stored altered", () =
 
 describe("with --rate-limit, failed authentication is limited per client address", () => {
     const LIMIT = 5;
-    const RATE_LIMIT_BODY = { errors: [{ status: "429", title: "too many requests", detail: "You have exceeded the API's rate limit." }] };
+    const RATE_LIMIT_BODY = {
+        errors: [{ status: "429", title: "too many requests", code: "rate_limited", detail: "You have exceeded the API's rate limit." }],
+    };
     let limited: TestServer;
 
     beforeAll(async () => {

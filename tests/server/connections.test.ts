@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { startServer } from "../../server/app";
+import { codeForStatus } from "../../server/errors";
 import { TOKENS } from "../support/seed";
 import { startTestServer, type TestServer } from "../support/server";
 import { EXAMPLE_SEED, exitCode, killStartedClis, startCli } from "../support/cli";
@@ -138,11 +139,11 @@ async function expectClosingError(port: number, bytes: string, status: number): 
     return expectJsonApiError(answers[0]!, status);
 }
 
-/** Asserts `response` is a JSON:API error document of `status`. */
-function expectJsonApiError(response: RawResponse, status: number): RawResponse {
+/** Asserts `response` is a JSON:API error document of `status`, with `code` (by default the status's general one). */
+function expectJsonApiError(response: RawResponse, status: number, code: string = codeForStatus(status)): RawResponse {
     expect({ status: response.status, body: response.body }).toEqual({
         status,
-        body: { errors: [{ status: String(status), title: expect.stringMatching(/\S/), detail: expect.stringMatching(/\S/) }] },
+        body: { errors: [{ status: String(status), title: expect.stringMatching(/\S/), code, detail: expect.stringMatching(/\S/) }] },
     });
     expect(response.headers["content-type"]).toMatch(/^application\/vnd\.api\+json/);
     return response;
@@ -190,7 +191,7 @@ describe("errors of the HTTP layer are JSON:API error documents", () => {
     test("a known method no route has: 404 naming it", async () => {
         const { responses: answers } = await exchange(port, request("PROPFIND", "/api/v2/ping"));
         expect(answers).toHaveLength(1);
-        expect(expectJsonApiError(answers[0]!, 404).body.errors[0].detail).toBe("No route for PROPFIND /api/v2/ping");
+        expect(expectJsonApiError(answers[0]!, 404, "route_not_found").body.errors[0].detail).toBe("No route for PROPFIND /api/v2/ping");
     });
 
     test("a malformed request line: 400", async () => {

@@ -6,6 +6,7 @@
  * "fixes" a request would hide a server bug.
  */
 import type { ServerOptions } from "../../server/app";
+import { ERROR_CODES } from "../../server/errors";
 import type { SeedFile } from "../../server/seed";
 import { REGISTRY_MODULES, TOKENS, WORKSPACES, bucketVersions, networkVersions, testSeed } from "../support/seed";
 import { rawRequest, startTestServer, type RequestOptions, type TestServer } from "../support/server";
@@ -81,7 +82,15 @@ export function expectStatus(response: HttpResponse, expected: number): void {
     }
 }
 
-/** A JSON:API error document with the given status: `errors[]` of `{status (string), title}`. */
+/** Every code of the local service (the table "Error codes" of docs/server.md lists the same). */
+const KNOWN_CODES: readonly string[] = Object.values(ERROR_CODES);
+
+/**
+ * A JSON:API error document with the given status: `errors[]` of `{status (string), title}`, each with a code
+ * of `ERROR_CODES` (but the 401, which has none, and an injected fault's, which stands for the hosted service's
+ * answer). Answers the error objects as a person reads them, without `code` and `meta`: the tests of the words
+ * compare those, and `errorCodes.test.ts` the codes and their meta.
+ */
 export function expectErrors(response: HttpResponse, status: number): any[] {
     expectStatus(response, status);
     if (!response.body || !Array.isArray(response.body.errors) || response.body.errors.length === 0) {
@@ -90,9 +99,13 @@ export function expectErrors(response: HttpResponse, status: number): any[] {
     for (const error of response.body.errors) {
         expect(error.status).toBe(String(status));
         expect(typeof error.title).toBe("string");
+        if (status !== 401 && error.detail !== INJECTED_FAULT_DETAIL) expect(KNOWN_CODES).toContain(error.code);
     }
-    return response.body.errors;
+    return response.body.errors.map(({ code: _code, meta: _meta, ...words }: any) => words);
 }
+
+/** The detail of an injected fault's answer (server/faults.ts). */
+const INJECTED_FAULT_DETAIL = "injected fault";
 
 /**
  * 422 with one error object per problem, each with a `source.pointer` and a `detail` a person can act on;
