@@ -9,8 +9,8 @@
  *   rule fails with the provider's message) and create it in the service, answering the real ids and outputs;
  *   other resources and calls go to mocks the test supplies.
  *
- * The README's "Testing your program" shows both, and the Automation API recipe for running the real
- * `pulumi up` against {@link startLocalService} in a pipeline.
+ * The README's "Testing your program" shows both; the repository's docs/reference.md ("The real CLI in a
+ * pipeline") has the Automation API recipe for running the real `pulumi up` against {@link startLocalService}.
  *
  * @packageDocumentation
  */

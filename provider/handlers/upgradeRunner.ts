@@ -19,7 +19,7 @@ export const DEFAULT_UPGRADE_TIMEOUT_SECONDS = 1800;
 /** Default first delay between polls of an upgrade plan; `WOS_UPGRADE_POLL_MS` overrides it (a test knob). */
 export const DEFAULT_UPGRADE_POLL_MS = 1000;
 
-/** Longest delay between polls, as the README promises ("at most 10 s apart"). */
+/** Longest delay between polls, as docs/reference.md promises ("at most 10 s apart"). */
 const MAX_UPGRADE_POLL_MS = 10_000;
 
 /** The last upgrade this resource ran: the run's id, how it ended, and its plan's page. */

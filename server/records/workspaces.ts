@@ -235,7 +235,7 @@ export function workspaceListPage(db: Db, principal: Principal, query: Workspace
     const filter = workspaceListFilter(principal, query, true);
     // Without a filter the matching set is the whole: not counting it twice saves a COUNT on the organization's
     // index (some 2.5 ms at 100,000 workspaces). Counting anyway would give the same number, so Stryker's
-    // always-count mutant of this line survives (listed in the README beside the score).
+    // always-count mutant of this line survives (listed in docs/contributing.md beside the score).
     const matching = query.projectId === undefined && query.search === undefined && query.tagged === undefined ? total : countWorkspaces(db, filter);
     // A page past the end needs no shortcut: its OFFSET skips every matching row and the SELECT reads none.
     const offset = pageOffset(query.page);
