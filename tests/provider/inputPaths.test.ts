@@ -8,6 +8,9 @@ describe("inputPathOf: the resource input a service pointer stands for", () => {
         ["/data/relationships/vars/data/1/attributes/key", "vars[1].key"],
         ["/data/relationships/vars/data/0", "vars[0]"],
         ["/data/relationships/vars", "vars"],
+        ["/data/relationships/tag-bindings", "tags"],
+        ["/data/relationships/variable-options", "variableOptions"],
+        ["/data/relationships/workspace-moves", "workspaceMoves"],
         ["/data/relationships/variable-options/data/2/attributes/variable-name", "variableOptions[2].variableName"],
         ["/data/relationships/tag-bindings/data/10/attributes/value", "tags[10].value"],
         ["/data/relationships/project/data/id", "projectId"],
@@ -16,7 +19,22 @@ describe("inputPathOf: the resource input a service pointer stands for", () => {
         expect(inputPathOf(pointer)).toBe(input);
     });
 
-    test.each(["/data/type", "/data/0/attributes/key", "/data", ""])("%j, which names no input, is said as it is", (pointer) => {
+    // A pointer that only holds one of the shapes above, with more before or after it, names no input either.
+    test.each([
+        "/data/type",
+        "/data/0/attributes/key",
+        "/data",
+        "",
+        "/included/0/data/attributes/name",
+        "/data/attributes/name/0",
+        "/included/0/data/relationships/vars/data/1/attributes/key",
+        "/data/relationships/vars/data/1/attributes/key/0",
+        "/data/relationships/vars/data/1/meta",
+        "/included/0/data/relationships/vars",
+        "/data/relationships/vars/links",
+        "/included/0/data/relationships/project/data/id",
+        "/data/relationships/project/data/id/0",
+    ])("%j, which names no input, is said as it is", (pointer) => {
         expect(inputPathOf(pointer)).toBe(pointer);
     });
 });

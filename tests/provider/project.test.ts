@@ -219,6 +219,10 @@ describe("create, read, update, delete", () => {
         expect(error.message).toMatch(/wos:Project 'apps' in organization 'acme'/);
         expect(error.message).toMatch(/create failed/);
         expect(error.message).toMatch(/already been taken/);
+        // Which project holds the name, and what to do if a killed `pulumi up` of this stack made it.
+        expect(error.message).toMatch(
+            /; project (prj-\w+) holds that name\. If an interrupted `pulumi up` of this stack made it \(the update warns of a pending create\), clear the pending create with `pulumi refresh --clear-pending-creates`, then delete \1 or choose another name; otherwise choose another name$/,
+        );
         expect(error.message).not.toContain(TOKEN);
         expect(await projectCount(server())).toBe(before);
     });
