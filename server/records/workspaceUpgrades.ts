@@ -60,7 +60,7 @@ export function insertWorkspaceUpgrade(db: Db, row: WorkspaceUpgradeRow): void {
 
 /** Writes a run's final state: `applied` by its confirm, `discarded` by a newer run. */
 export function finishWorkspaceUpgrade(db: Db, id: string, finalState: "applied" | "discarded", timestamp: string): void {
-    sql(db, `UPDATE workspace_upgrades SET final_state = '${finalState}', updated_at = ? WHERE id = ?`).run(timestamp, id);
+    sql(db, "UPDATE workspace_upgrades SET final_state = ?, updated_at = ? WHERE id = ?").run(finalState, timestamp, id);
 }
 
 /**
