@@ -63,19 +63,18 @@ export function findRegistryModule(db: Db, id: string): RegistryModuleRow | unde
     return sql(db, "SELECT * FROM registry_modules WHERE id = ?").get(id) as RegistryModuleRow | undefined;
 }
 
-/** `"1.10.0"` -> `[1, 10, 0]`: versions compare by number, part by part, never as text. */
+/**
+ * `"1.10.0"` -> `[1, 10, 0]`: versions compare by number, part by part, never as text. Every stored version
+ * has exactly these three parts of digits: a seed is the only writer, and it refuses any other (server/seed.ts).
+ */
 function versionParts(version: string): number[] {
-    return version.split(".").map((part) => Number.parseInt(part, 10) || 0);
+    return version.split(".").map(Number);
 }
 
-/** Negative, zero or positive as `a` is below, equal to or above `b` (MAJOR.MINOR.PATCH, numerically). */
+/** Negative, zero or positive as `a` is below, equal to or above `b` (MAJOR, then MINOR, then PATCH, numerically). */
 export function compareVersions(a: string, b: string): number {
     const [left, right] = [versionParts(a), versionParts(b)];
-    for (let i = 0; i < Math.max(left.length, right.length); i++) {
-        const difference = (left[i] ?? 0) - (right[i] ?? 0);
-        if (difference !== 0) return difference;
-    }
-    return 0;
+    return left[0] - right[0] || left[1] - right[1] || left[2] - right[2];
 }
 
 /** The versions a registry module publishes, lowest first. */

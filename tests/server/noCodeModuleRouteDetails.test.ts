@@ -5,7 +5,9 @@
  * fit, a registry module with no published version); that a create or update answers the module alone (no
  * `included` unless a read asks for it), and that `include` values may have spaces around them; that naming
  * the module's own registry module changes nothing; and which changes make a new no-code version: reordering
- * sets (of different names) or their options, or replacing a set by an equal one, does not; a real change does.
+ * sets (of different names) or their options, or replacing a set by an equal one, does not; a real change does;
+ * and the order of a registry module's versions (each part a number), which its read, a refused pin and the
+ * default pin show.
  */
 import { TOKENS } from "../support/seed";
 import {
@@ -33,6 +35,14 @@ import {
 /** An acme registry module, no-code ready, with no published version (added to the seed by this file). */
 const UNPUBLISHED_MODULE = "mod-unpublished00001";
 
+/**
+ * An acme registry module, no-code ready (added to the seed by this file), whose versions differ in each part
+ * where the order of the numbers is not the order of the text (9 and 10 in the patch, the minor and the
+ * major), listed out of order.
+ */
+const ORDERED_VERSIONS_MODULE = "mod-versionorder0001";
+const ORDERED_VERSIONS_SEEDED = ["1.9.10", "10.0.0", "1.10.0", "1.9.0", "2.0.0", "1.9.9"];
+
 let started: NoCodeServer;
 let owners: Client;
 
@@ -46,6 +56,13 @@ withNoCodeServer(
             const seed = noCodeTestSeed();
             const acme = seed.organizations.find((organization) => organization.name === "acme")!;
             acme.registryModules!.push({ id: UNPUBLISHED_MODULE, name: "unpublished", provider: "aws", noCodeReady: true, versions: [] });
+            acme.registryModules!.push({
+                id: ORDERED_VERSIONS_MODULE,
+                name: "ordered",
+                provider: "aws",
+                noCodeReady: true,
+                versions: ORDERED_VERSIONS_SEEDED.map((version) => ({ version, variables: [] })),
+            });
             return seed;
         })(),
     },
@@ -269,6 +286,36 @@ describe("refusals: the exact error object, nothing written", () => {
             await expectNoCodeUnchanged(started.server, before, known);
             expect(await noCodeModulesOf(UNPUBLISHED_MODULE)).toEqual([]);
         });
+    });
+});
+
+describe("a registry module's versions, lowest first, each part compared as a number", () => {
+    // MAJOR, then MINOR, then PATCH: 1.9.9 < 1.9.10 < 1.10.0 < 2.0.0 < 10.0.0, where the text would sort 10 before 9 and 2.
+    const LOWEST_FIRST = ["1.9.0", "1.9.9", "1.9.10", "1.10.0", "2.0.0", "10.0.0"];
+
+    test("GET /registry-modules/:id lists its version statuses in that order", async () => {
+        const response = await owners.get(noCodePaths.registryModule(ORDERED_VERSIONS_MODULE));
+        expectStatus(response, 200);
+        expect(response.body.data.attributes["version-statuses"]).toEqual(LOWEST_FIRST.map((version) => ({ version, status: "ok" })));
+    });
+
+    test("a pin that is not a version is refused listing the versions in that order; nothing made", async () => {
+        const known = { registryModules: [ORDERED_VERSIONS_MODULE] };
+        const before = await noCodeSnapshot(started.server, known);
+        const response = await owners.post(noCodePaths.modules("acme"), noCodeModuleDocument({ registryModuleId: ORDERED_VERSIONS_MODULE, versionPin: "1.9.1" }));
+        expect(onlyError(response, 422)).toEqual({
+            status: "422",
+            title: "invalid attribute",
+            detail: "Version pin '1.9.1' is not a version of registry module 'ordered' (versions: 1.9.0, 1.9.9, 1.9.10, 1.10.0, 2.0.0, 10.0.0)",
+            source: { pointer: PIN_POINTER },
+        });
+        await expectNoCodeUnchanged(started.server, before, known);
+    });
+
+    test("a module made without a pin pins the highest, 10.0.0", async () => {
+        const created = await createNoCodeModule(started.server, { registryModuleId: ORDERED_VERSIONS_MODULE });
+        expect(created.attributes["version-pin"]).toBe("10.0.0");
+        expect((await readNoCodeModule(started.server, created.id)).data.attributes["version-pin"]).toBe("10.0.0");
     });
 });
 

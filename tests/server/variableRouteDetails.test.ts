@@ -4,7 +4,8 @@
  * `data.id` is not the URL's, one filter of `GET /vars` without the other); that an update with an earlier
  * problem answers only it (the key is judged once the rest is right); that what a PATCH leaves out keeps its
  * value, `hcl` and a sensitive value included (the no-code upgrade, which compares stored values in clear,
- * is what reads a sensitive one back); a `null` value; and the `version-id` an update gives.
+ * is what reads a sensitive one back); a `null` value; and the `version-id` an update gives, and those of the
+ * vars a no-code workspace is made with or its upgrade adds.
  */
 import { REGISTRY_MODULES, WORKSPACES } from "../support/seed";
 import type { TestServer } from "../support/server";
@@ -206,6 +207,35 @@ describe("version-id", () => {
         expect(updated).toMatch(VERSION_ID);
         expect(updated).not.toBe(created.attributes["version-id"]);
         expect((await readBack(WORKSPACES.appsLegacy, created.id)).attributes["version-id"]).toBe(updated);
+    });
+
+    test("the vars a no-code workspace is made with, and a var its confirmed upgrade adds, get var- ids and version ids of that form, each its own", async () => {
+        // The network module (2.0.0: cidr required, zones): no other test of this file makes a no-code module of it.
+        const moduleId = (await createNoCodeModule(server, { registryModuleId: REGISTRY_MODULES.network, enabled: true })).id;
+        const workspace = await createNoCodeWorkspace(server, moduleId, {
+            projectId: apps,
+            vars: [
+                { key: "cidr", value: "10.0.0.0/16", category: "infra" },
+                { key: "TEAM", value: "web", category: "env" },
+            ],
+        });
+        const made = await workspaceVars(server, workspace.id);
+        expect(made.map((variable) => variable.attributes.key)).toEqual(["cidr", "TEAM"]);
+        for (const variable of made) expect(variable.id).toMatch(/^var-/);
+        const madeIds = made.map((variable) => variable.attributes["version-id"]);
+        for (const versionId of madeIds) expect(versionId).toMatch(VERSION_ID);
+        expect(new Set(madeIds).size).toBe(2);
+
+        // Plan steps of 0 ms: the run has ended (planned) when its start answers.
+        const run = await initiateUpgrade(server, moduleId, workspace.id, [{ key: "zones", value: "3", category: "infra" }]);
+        expect(run.attributes.status).toBe("planned");
+        expectStatus(await owners.post(`/no-code-modules/${moduleId}/workspaces/${workspace.id}/upgrade/${run.id}`), 200);
+        const after = await workspaceVars(server, workspace.id);
+        expect(after.map((variable) => variable.attributes.key)).toEqual(["cidr", "TEAM", "zones"]);
+        expect(after[2].id).toMatch(/^var-/);
+        const zones = after[2].attributes["version-id"];
+        expect(zones).toMatch(VERSION_ID);
+        expect(madeIds).not.toContain(zones);
     });
 });
 
