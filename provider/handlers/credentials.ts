@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { WosClient } from "../../sdk";
 
 /** Address of the local service, used when neither `wos:address` nor `WOS_ADDRESS` is set. */
@@ -38,6 +39,53 @@ function slot(): ConfiguredCredentials {
         Object.defineProperty(holder, SLOT, { value, enumerable: false, configurable: true, writable: true });
     }
     return value;
+}
+
+/**
+ * The credentials of one provider configuration, for {@link withCredentials}: what the native plugin's
+ * `Configure` received (`address`, `token`, `organization`), each falling back to its environment variable
+ * as the stack config does. The token is kept in a private field: no enumeration, `JSON.stringify` or
+ * `util.inspect` shows it.
+ */
+export class ScopedCredentials {
+    readonly address?: string;
+    readonly organization?: string;
+    #token: string | undefined;
+    /** One client per address and token for the operations of this configuration. */
+    readonly clients = new ClientCache();
+
+    constructor(settings: { address?: string; token?: string; organization?: string }) {
+        if (nonEmpty(settings.address) !== undefined) this.address = nonEmpty(settings.address);
+        if (nonEmpty(settings.organization) !== undefined) this.organization = nonEmpty(settings.organization);
+        this.#token = nonEmpty(settings.token);
+    }
+
+    /** The configured token, if any. */
+    get token(): string | undefined {
+        return this.#token;
+    }
+}
+
+/**
+ * The credentials of the operation under way, when it runs inside {@link withCredentials}. The dynamic
+ * provider host never sets them: its operations read the process's slot. The native plugin runs each
+ * operation in the scope of its own configuration, so that nothing of one configuration (a token) can serve
+ * an operation of another, even in one process.
+ */
+const operationCredentials = new AsyncLocalStorage<ScopedCredentials>();
+
+/**
+ * Runs `operation` (and everything it awaits) with `credentials` instead of what {@link configure} stored in
+ * the process: {@link currentAddress}, {@link currentToken}, {@link currentOrganization} and
+ * {@link clientFromCredentials} answer from them, the environment variables still the fallback.
+ */
+export function withCredentials<T>(credentials: ScopedCredentials, operation: () => T): T {
+    return operationCredentials.run(credentials, operation);
+}
+
+/** What the operation under way reads its settings from: its scope's credentials, else the process's slot. */
+function settings(): { address?: string; token?: string; organization?: string } {
+    return operationCredentials.getStore() ?? slot();
 }
 
 /** The part of Pulumi's `ConfigureRequest` this module reads: `config.get` of fully qualified keys. */
@@ -84,12 +132,12 @@ export function clearConfiguredCredentials(): void {
 
 /** The address to use: `wos:address`, else `WOS_ADDRESS`, else {@link DEFAULT_WOS_ADDRESS}. */
 export function currentAddress(): string {
-    return slot().address ?? nonEmpty(process.env.WOS_ADDRESS) ?? DEFAULT_WOS_ADDRESS;
+    return settings().address ?? nonEmpty(process.env.WOS_ADDRESS) ?? DEFAULT_WOS_ADDRESS;
 }
 
 /** The token to use, `wos:token` else `WOS_TOKEN`; `undefined` when neither is set. */
 export function currentToken(): string | undefined {
-    return slot().token ?? nonEmpty(process.env.WOS_TOKEN);
+    return settings().token ?? nonEmpty(process.env.WOS_TOKEN);
 }
 
 /**
@@ -98,7 +146,7 @@ export function currentToken(): string | undefined {
  * setting does.
  */
 export function currentOrganization(): string | undefined {
-    return slot().organization ?? nonEmpty(process.env.WOS_ORGANIZATION);
+    return settings().organization ?? nonEmpty(process.env.WOS_ORGANIZATION);
 }
 
 /** Why a resource without `organization` fails `check` when no default is configured: says where to put one. */
@@ -163,10 +211,10 @@ export const clientCache = new ClientCache();
 
 /**
  * A {@link WosClient} for the configured address and token, the same one for every operation while they stay
- * the same (see {@link ClientCache}). Throws {@link MISSING_TOKEN_MESSAGE} when there is no token.
+ * the same (see {@link ClientCache}; inside {@link withCredentials}, the scope's own cache). Throws {@link MISSING_TOKEN_MESSAGE} when there is no token.
  */
 export function clientFromCredentials(): WosClient {
     const token = currentToken();
     if (token === undefined) throw new Error(MISSING_TOKEN_MESSAGE);
-    return clientCache.clientFor(currentAddress(), token);
+    return (operationCredentials.getStore()?.clients ?? clientCache).clientFor(currentAddress(), token);
 }

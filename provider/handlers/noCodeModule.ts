@@ -176,18 +176,25 @@ function changedInPlace(olds: PropertyBag, news: PropertyBag): string[] {
 }
 
 /**
+ * Every input whose change {@link diff} sees, replacing or in place: what the native plugin's detailed diff
+ * lists. Decided without a request.
+ */
+export function changedProperties(olds: PropertyBag, news: PropertyBag): string[] {
+    const replacing = ["organization", "registryModuleId"].filter((property) => differs(olds[property], news[property]));
+    return [...replacing, ...changedInPlace(olds, news)];
+}
+
+/**
  * Compares state and inputs without a request. Another organization or registry module replaces the
  * resource; pin, `enabled` and the sets change in place. A reordered list of sets is no change. A registry
  * module has at most one no-code module, so the old one is deleted first when the new one would be made
  * from the same registry module.
  */
 export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
-    const replaces: string[] = [];
-    if (differs(olds.organization, news.organization)) replaces.push("organization");
-    if (differs(olds.registryModuleId, news.registryModuleId)) replaces.push("registryModuleId");
-    const changed = changedInPlace(olds, news);
+    const changed = changedProperties(olds, news);
+    const replaces = changed.filter((property) => property === "organization" || property === "registryModuleId");
     return {
-        changes: replaces.length > 0 || changed.length > 0,
+        changes: changed.length > 0,
         replaces,
         deleteBeforeReplace: replaces.length > 0 && mayBeSame(olds.registryModuleId, news.registryModuleId),
     };

@@ -44,6 +44,7 @@ import { differs, mayBeSameName } from "./stateComparison";
 import { containsUnknown, isUnknown, type PropertyBag, UNKNOWN } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 import {
+    changedSettingProperties,
     changedSettings,
     checkSettings,
     NO_CODE_WORKSPACE_SETTINGS,
@@ -192,6 +193,8 @@ interface UpdatePlan {
     attributes: Set<WorkspaceSetting>;
     /** An upgrade runs: a var added or changed, or another module version asked for. */
     upgrade: boolean;
+    /** Another module version asked for. */
+    versionChanged: boolean;
     /** Vars in state that the program no longer lists: deleted after the upgrade, or alone. */
     removedVars: NoCodeWorkspaceVarOutput[];
 }
@@ -209,8 +212,21 @@ function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
         move: differs(olds.projectId, news.projectId),
         attributes: changedSettings(olds, news, NO_CODE_WORKSPACE_SETTINGS),
         upgrade: varsUpserted || versionChanged,
+        versionChanged,
         removedVars: newVarsUnknown ? [] : oldVars.filter((item) => !listed.has(varIdentity(item))),
     };
+}
+
+/** Every input whose change {@link diffWholeVars} sees: replacing, moving, in place or upgrading. */
+function changedWholeVars(olds: PropertyBag, news: PropertyBag): string[] {
+    const plan = planUpdate(olds, news);
+    return [
+        ...(differs(olds.noCodeModuleId, news.noCodeModuleId) ? ["noCodeModuleId"] : []),
+        ...(plan.move ? ["projectId"] : []),
+        ...changedSettingProperties(olds, news, NO_CODE_WORKSPACE_SETTINGS),
+        ...(differs(olds.vars, news.vars, varsSignature) ? ["vars"] : []),
+        ...(plan.versionChanged ? ["moduleVersion"] : []),
+    ];
 }
 
 /**
@@ -593,6 +609,14 @@ export async function check(olds: PropertyBag, news: PropertyBag): Promise<dynam
 
 export async function diff(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
     return diffWholeVars(id, withWholeVars(olds), withWholeVars(news));
+}
+
+/**
+ * Every input whose change {@link diff} sees (`vars` for a change of any var or of a secret value): what
+ * the native plugin's detailed diff lists. Decided without a request.
+ */
+export function changedProperties(olds: PropertyBag, news: PropertyBag): string[] {
+    return changedWholeVars(withWholeVars(olds), withWholeVars(news));
 }
 
 export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {

@@ -113,14 +113,22 @@ function changedInPlace(olds: PropertyBag, news: PropertyBag): string[] {
 }
 
 /**
+ * Every input whose change {@link diff} sees, replacing or in place: what the native plugin's detailed diff
+ * lists. Decided without a request.
+ */
+export function changedProperties(olds: PropertyBag, news: PropertyBag): string[] {
+    return [...(differs(olds.organization, news.organization) ? ["organization"] : []), ...changedInPlace(olds, news)];
+}
+
+/**
  * Compares the state with the new inputs, without any request. Moving a project to another organization
  * replaces it; everything else changes in place. A replacement deletes first when the new project would
  * have the old one's name in the same organization (names are unique per organization).
  */
 export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
-    const replaces = differs(olds.organization, news.organization) ? ["organization"] : [];
-    const changed = changedInPlace(olds, news);
-    const changes = replaces.length > 0 || changed.length > 0;
+    const changed = changedProperties(olds, news);
+    const replaces = changed.includes("organization") ? ["organization"] : [];
+    const changes = changed.length > 0;
     const deleteBeforeReplace =
         replaces.length > 0 && mayBeSameName(olds.organization, news.organization) && mayBeSameName(olds.name, news.name);
     return { changes, replaces, deleteBeforeReplace };

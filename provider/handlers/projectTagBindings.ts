@@ -56,15 +56,26 @@ export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dyna
 }
 
 /**
+ * Every input whose change {@link diff} sees, replacing or in place: what the native plugin's detailed diff
+ * lists. Decided without a request.
+ */
+export function changedProperties(olds: PropertyBag, news: PropertyBag): string[] {
+    const changed: string[] = [];
+    if (differs(olds.projectId, news.projectId)) changed.push("projectId");
+    if (differs(olds.tags, news.tags, tagMapSignature)) changed.push("tags");
+    return changed;
+}
+
+/**
  * Compares state and inputs without a request: another project replaces the resource; tag changes are in
  * place. Deleting first is needed only if the "other" project could be the same one (an unknown id), since
  * deleting the old resource afterwards would remove the keys the new one just wrote.
  */
 export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
-    const replaces = differs(olds.projectId, news.projectId) ? ["projectId"] : [];
-    const tagsChanged = differs(olds.tags, news.tags, tagMapSignature);
+    const changed = changedProperties(olds, news);
+    const replaces = changed.includes("projectId") ? ["projectId"] : [];
     return {
-        changes: replaces.length > 0 || tagsChanged,
+        changes: changed.length > 0,
         replaces,
         // An unknown project id always differs (and so replaces): no need to test `replaces` as well.
         deleteBeforeReplace: containsUnknown(news.projectId),

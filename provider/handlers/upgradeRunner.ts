@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { WosClient } from "../../sdk";
 import { WosConflictError, WosPlanFailedError, WosPlanTimeoutError } from "../../sdk/errors";
@@ -59,6 +60,21 @@ export function setUpgradeLogger(logger?: UpgradeLogger): UpgradeLogger {
     const previous = upgradeLogger;
     upgradeLogger = logger ?? pulumiLog;
     return previous;
+}
+
+/**
+ * The logger of the operation under way, when it runs inside {@link withUpgradeLogger}: the native plugin
+ * sends each line to the engine's log of the resource being updated, and the engine runs several resources'
+ * operations at once, so one logger per process would mix them up.
+ */
+const operationLogger = new AsyncLocalStorage<UpgradeLogger>();
+
+/**
+ * Runs `operation` (and everything it awaits) writing upgrade progress to `logger` instead of the process's
+ * logger (see {@link setUpgradeLogger}).
+ */
+export function withUpgradeLogger<T>(logger: UpgradeLogger, operation: () => T): T {
+    return operationLogger.run(logger, operation);
 }
 
 /** The first delay between polls of a plan: `WOS_UPGRADE_POLL_MS` when it is a positive number, else 1 s. */
@@ -167,7 +183,7 @@ export interface UpgradeRequest {
  */
 export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> {
     const { client, workspaceId, noCodeModuleId, vars, timeoutSeconds } = request;
-    const log: UpgradeLogger = (message) => upgradeLogger(`${request.what}: ${message}`);
+    const log: UpgradeLogger = (message) => (operationLogger.getStore() ?? upgradeLogger)(`${request.what}: ${message}`);
     const deadline = Date.now() + timeoutSeconds * 1000;
     const started = await initiateUpgrade(client, workspaceId, noCodeModuleId, vars, deadline, log);
     log(`upgrade ${started.id} started: ${started.status} (plan: ${started.planUrl})`);

@@ -111,6 +111,15 @@ function changedInPlace(olds: PropertyBag, news: PropertyBag): string[] {
 }
 
 /**
+ * Every input whose change {@link diff} sees, replacing or in place: what the native plugin's detailed diff
+ * lists. Decided without a request.
+ */
+export function changedProperties(olds: PropertyBag, news: PropertyBag): string[] {
+    const changed = changedInPlace(olds, news);
+    return differs(olds.workspaceId, news.workspaceId) ? ["workspaceId", ...changed] : changed;
+}
+
+/**
  * Compares state and inputs without a request. Replacement: another workspace; the key or category of a
  * sensitive variable (the service refuses to rename one); sensitive true to false (write-once). The new
  * variable is made after the old one is deleted when both would have the same key and category in the same
@@ -124,7 +133,7 @@ export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): P
         if (differs(olds.category, news.category)) replaces.push("category");
         if (news.sensitive !== true) replaces.push("sensitive");
     }
-    const changes = replaces.length > 0 || changedInPlace(olds, news).length > 0;
+    const changes = changedProperties(olds, news).length > 0;
     const deleteBeforeReplace =
         replaces.length > 0 &&
         mayBeSame(olds.workspaceId, news.workspaceId) &&

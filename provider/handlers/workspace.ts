@@ -29,6 +29,7 @@ import { differs, mayBeSameName } from "./stateComparison";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 import {
+    changedSettingProperties,
     changedSettings,
     checkSettings,
     settingsBesideName,
@@ -107,6 +108,19 @@ function planUpdate(olds: PropertyBag, news: PropertyBag): UpdatePlan {
     const attributes = changedSettings(olds, news, WORKSPACE_SETTINGS);
     // No project in the program means "the one it is in": leaving it out never moves the workspace.
     return { move: news.projectId !== undefined && news.projectId !== null && differs(olds.projectId, news.projectId), attributes };
+}
+
+/**
+ * Every input whose change {@link diff} sees, replacing, moving or in place: what the native plugin's
+ * detailed diff lists. Decided without a request.
+ */
+export function changedProperties(olds: PropertyBag, news: PropertyBag): string[] {
+    const plan = planUpdate(olds, news);
+    return [
+        ...(differs(olds.organization, news.organization) ? ["organization"] : []),
+        ...(plan.move ? ["projectId"] : []),
+        ...changedSettingProperties(olds, news, WORKSPACE_SETTINGS),
+    ];
 }
 
 /**

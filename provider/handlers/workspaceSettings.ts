@@ -120,6 +120,19 @@ export function changedSettings(olds: PropertyBag, news: PropertyBag, settings: 
 }
 
 /**
+ * The inputs behind the changed `settings`, by name: the execution setting is `executionMode` and
+ * `agentPoolId`, each named when it differs (defaults equal absence).
+ */
+export function changedSettingProperties(olds: PropertyBag, news: PropertyBag, settings: readonly WorkspaceSetting[]): string[] {
+    return [...changedSettings(olds, news, settings)].flatMap((setting) => {
+        if (setting !== "execution") return [setting];
+        const [oldMode, oldPool] = execution(olds);
+        const [newMode, newPool] = execution(news);
+        return [...(differs(oldMode, newMode) ? ["executionMode"] : []), ...(differs(oldPool, newPool) ? ["agentPoolId"] : [])];
+    });
+}
+
+/**
  * The PATCH that sets `settings` to the inputs, and nothing else (so that concurrent edits of other fields
  * survive); a setting the program left out goes back to its default (`null` clears a text).
  */
