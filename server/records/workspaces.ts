@@ -51,7 +51,8 @@ export interface NewWorkspace {
     name: string;
     description?: string | null;
     autoApply?: boolean;
-    executionMode?: "remote" | "agent";
+    /** Every caller gives it, having decided the default itself (the routes `remote`, a seed `agent` with a pool). */
+    executionMode: "remote" | "agent";
     agentPoolId?: string | null;
     executionModeOverwritten?: boolean;
     agentPoolOverwritten?: boolean;
@@ -80,7 +81,7 @@ export function insertWorkspace(db: Db, workspace: NewWorkspace): WorkspaceRow {
         workspace.name,
         workspace.description ?? null,
         workspace.autoApply ? 1 : 0,
-        workspace.executionMode ?? "remote",
+        workspace.executionMode,
         workspace.agentPoolId ?? null,
         workspace.executionModeOverwritten ? 1 : 0,
         workspace.agentPoolOverwritten ? 1 : 0,
