@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Builds the Pulumi CLI that the repository's own CLI tests (tests/cli/) run: `pulumi`, the Node.js language
-# host `pulumi-language-nodejs` and the dynamic-provider shim `pulumi-resource-pulumi-nodejs`, all three in
-# .pulumi-cli/<version>/bin, where the CLI finds its plugins without warnings. Users install the official
-# CLI; no registry reachable from these machines serves it prebuilt, so the tests build it from the Go
-# module proxy. The version is the `@pulumi/pulumi` of package-lock.json. Part of `npm test`, so a fresh
-# clone and CI build it themselves; a second run builds nothing.
+# Builds the Pulumi CLI that the repository's own CLI tests (tests/cli/, tests/languages/) run, all in
+# .pulumi-cli/v<version>/bin, where the CLI finds its language hosts and plugins without warnings:
+# - `pulumi`, the Node.js language host `pulumi-language-nodejs` and the dynamic-provider shim
+#   `pulumi-resource-pulumi-nodejs` (the TypeScript programs of tests/cli/);
+# - the YAML language host `pulumi-language-yaml` and the Python one `pulumi-language-python` with its
+#   `pulumi-language-python-exec` script (the YAML and Python programs of tests/languages/, which use the native
+#   plugin `pulumi-resource-wos` through the generated SDK);
+# - a Python virtual environment .pulumi-cli/v<version>/python with `pulumi` from PyPI at the CLI's version (what
+#   a Python program imports; the SDK of sdks/python is installed from the work tree by the tests);
+# - tools/sdkgen (tools/sdkgen/build.sh), which writes sdks/python and sdks/go from the plugin's schema.
+# Users install the official CLI and plugins; no registry reachable from these machines serves them prebuilt, so
+# the tests build them from the Go module proxy. The version is the `@pulumi/pulumi` of package-lock.json. Part
+# of `npm test`, so a fresh clone and CI build it themselves; a second run builds nothing.
+# A second run takes under a second.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -56,3 +64,60 @@ if [ ! -x "$bin/pulumi-language-nodejs" ]; then
     )
     rm -rf "$out/language-host"
 fi
+
+# The YAML host is a module of its own, served by the proxy at its own versions. v1.25.0 needs no replace: it is
+# built on pkg/v3 v3.206, before the CLI took the clipboard fork.
+yaml_host_version=1.25.0
+if [ ! -x "$bin/pulumi-language-yaml" ]; then
+    echo "tests/cli/setup.sh: building the YAML language host v$yaml_host_version" >&2
+    rm -rf "$out/yaml-host" && mkdir -p "$out/yaml-host"
+    (
+        cd "$out/yaml-host"
+        go mod init pulumi-yaml-host-build >/dev/null 2>&1
+        host=github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
+        go get "$host@v$yaml_host_version" 2>/dev/null || go get "$host@v$yaml_host_version"
+        go build -ldflags "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$yaml_host_version" \
+            -o pulumi-language-yaml "$host"
+        mv pulumi-language-yaml "$root/$bin/pulumi-language-yaml"
+    )
+    rm -rf "$out/yaml-host"
+fi
+
+# The Python host, like the Node.js one, left the sdk module after 3.68; it runs a program through the
+# `pulumi-language-python-exec` script, which it looks for beside its own binary. (The module's other Python
+# scripts are the dynamic-provider and policy shims and Windows wrappers, which these tests do not use.)
+if [ ! -x "$bin/pulumi-language-python" ] || [ ! -x "$bin/pulumi-language-python-exec" ]; then
+    echo "tests/cli/setup.sh: building the Python language host of sdk v$language_host_version" >&2
+    rm -rf "$out/python-host" && mkdir -p "$out/python-host"
+    (
+        cd "$out/python-host"
+        go mod init pulumi-python-host-build >/dev/null 2>&1
+        host=github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
+        go get "$host@v$language_host_version" 2>/dev/null || go get "$host@v$language_host_version"
+        go build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$language_host_version" \
+            -o pulumi-language-python "$host"
+        sdk_dir=$(go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)
+        install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$root/$bin/pulumi-language-python-exec"
+        mv pulumi-language-python "$root/$bin/pulumi-language-python"
+    )
+    rm -rf "$out/python-host"
+fi
+
+# The Python programs' environment: `pulumi` at the CLI's version, what the generated SDK (sdks/python) requires
+# beyond it (parver, semver), and setuptools for installing that SDK without build isolation: the tests install
+# it from the work tree without asking a registry.
+# The 3.68 host finds this `pulumi` only when the environment's bin comes first on PATH (its `virtualenv`
+# option alone did not), which is how the tests run it. The stamp, written last, names what is installed.
+venv=$out/python
+python_requirements="pulumi==$version parver==1.0.1.post0 setuptools==80.9.0 wheel==0.45.1"
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements" 2>/dev/null)" != "$python_requirements" ]; then
+    echo "tests/cli/setup.sh: installing $python_requirements into $venv" >&2
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    # shellcheck disable=SC2086 # the requirements are words
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $python_requirements
+    echo "$python_requirements" >"$venv/.requirements.tmp"
+    mv "$venv/.requirements.tmp" "$venv/.requirements"
+fi
+
+bash tools/sdkgen/build.sh >/dev/null
