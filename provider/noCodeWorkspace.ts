@@ -221,6 +221,8 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
     /**
      * The secret values of the vars (of sensitive vars, the last ones written), by `category:key` (e.g.
      * `env:ARCHIVE_KEY`): a secret, kept apart so that `pulumi preview --diff` shows every other value.
+     *
+     * @secret
      */
     declare public readonly sensitiveValues: pulumi.Output<Record<string, string> | undefined>;
     /** The module version the workspace runs, also when the program left it out. */

@@ -1,0 +1,61 @@
+/**
+ * `wos:index:getNoCodeModule`: the lookup `lookUpNoCodeModule` of `provider/handlers/lookups.ts` (what `wos.getNoCodeModule` runs in a
+ * program) as an engine invoke. Its piece of the package schema mirrors `GetNoCodeModuleArgs` and `GetNoCodeModuleResult`,
+ * descriptions included; the test `tests/plugin/schema.test.ts` fails on any difference.
+ *
+ * @module
+ */
+import { lookUpNoCodeModule, type GetNoCodeModuleArgs } from "../../provider/handlers/lookups";
+import type { FunctionBinding } from "../functionBinding";
+import { typeRef, type FunctionSchemaPiece } from "../schemaSpec";
+
+/** The tokens of the object types of its result. */
+const TYPES = {
+    getNoCodeModuleVariableOption: "wos:index:GetNoCodeModuleVariableOption",
+} as const;
+
+/** The schema of `wos:index:getNoCodeModule`. */
+export const getNoCodeModuleSchema: FunctionSchemaPiece = {
+    token: "wos:index:getNoCodeModule",
+    spec: {
+        description: "Finds a no-code module by its id, with its variable-options sets, as the Terraform provider's `tfe_no_code_module` data source does. Fails when there is none (or it is of another organization than the token's).",
+        inputs: {
+            type: "object",
+            properties: {
+                id: { type: "string", description: "The no-code module's id (`nocode-…`)." },
+            },
+            required: ["id"],
+        },
+        outputs: {
+            type: "object",
+            properties: {
+                id: { type: "string", description: "`nocode-…`" },
+                organization: { type: "string", description: "The organization's name." },
+                registryModuleId: { type: "string", description: "The registry module (`mod-…`) it enables." },
+                versionPin: { type: "string", description: "The module version no-code workspaces use." },
+                enabled: { type: "boolean", description: "Whether workspaces may be made from it." },
+                variableOptions: { type: "array", items: { $ref: typeRef(TYPES.getNoCodeModuleVariableOption) }, description: "Its variable-options sets, in the service's order." },
+            },
+            required: ["id", "organization", "registryModuleId", "versionPin", "enabled", "variableOptions"],
+        },
+    },
+    types: {
+        [TYPES.getNoCodeModuleVariableOption]: {
+            description: "One variable-options set of a `GetNoCodeModuleResult`.",
+            type: "object",
+            properties: {
+                id: { type: "string", description: "`ncvaropt-…`" },
+                variableName: { type: "string", description: "The module variable the set restricts." },
+                variableType: { type: "string", description: "That variable's declared type (`string`, `number`, ...)." },
+                options: { type: "array", items: { type: "string" }, description: "The allowed values, as text." },
+            },
+            required: ["id", "variableName", "variableType", "options"],
+        },
+    },
+};
+
+/** `wos:index:getNoCodeModule` served by its lookup. */
+export const getNoCodeModuleBinding: FunctionBinding = {
+    schema: getNoCodeModuleSchema,
+    invoke: (settings, args) => lookUpNoCodeModule(settings, args as unknown as GetNoCodeModuleArgs),
+};

@@ -1,0 +1,72 @@
+/**
+ * `wos:index:getWorkspaces`: the lookup `lookUpWorkspaces` of `provider/handlers/lookups.ts` (what `wos.getWorkspaces` runs in a
+ * program) as an engine invoke. Its piece of the package schema mirrors `GetWorkspacesArgs` and `GetWorkspacesResult`,
+ * descriptions included; the test `tests/plugin/schema.test.ts` fails on any difference.
+ *
+ * @module
+ */
+import { lookUpWorkspaces, type GetWorkspacesArgs } from "../../provider/handlers/lookups";
+import type { FunctionBinding } from "../functionBinding";
+import { typeRef, type FunctionSchemaPiece } from "../schemaSpec";
+
+/** The tokens of the object types of its result. */
+const TYPES = {
+    getWorkspacesWorkspace: "wos:index:GetWorkspacesWorkspace",
+} as const;
+
+/** The schema of `wos:index:getWorkspaces`. */
+export const getWorkspacesSchema: FunctionSchemaPiece = {
+    token: "wos:index:getWorkspaces",
+    spec: {
+        description: "The workspaces of an organization that the token can read, filtered by a name search and a project, every page of them, as the Terraform provider's `tfe_workspace_ids` data source does. None is not an error: the lists are empty.",
+        inputs: {
+            type: "object",
+            properties: {
+                organization: { type: "string", description: "Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`." },
+                search: { type: "string", description: "Only workspaces whose name holds this text, in any case (every character literal)." },
+                projectId: { type: "string", description: "Only the workspaces of this project (`prj-…`)." },
+            },
+            required: [],
+        },
+        outputs: {
+            type: "object",
+            properties: {
+                organization: { type: "string", description: "The organization that was searched." },
+                workspaces: { type: "array", items: { $ref: typeRef(TYPES.getWorkspacesWorkspace) }, description: "The workspaces, in the order they were made." },
+                names: { type: "array", items: { type: "string" }, description: "Their names, in the same order." },
+                ids: { type: "object", additionalProperties: { type: "string" }, description: "Their ids by name." },
+            },
+            required: ["organization", "workspaces", "names", "ids"],
+        },
+    },
+    types: {
+        [TYPES.getWorkspacesWorkspace]: {
+            description: "A workspace as a lookup answers it (`getWorkspace`, `getWorkspaces`). Absent optional fields are left out.",
+            type: "object",
+            properties: {
+                id: { type: "string", description: "The workspace's id (`ws-…`): what a `wos.Variable` takes as `workspaceId`." },
+                organization: { type: "string", description: "The organization's name." },
+                name: { type: "string", description: "The workspace's name." },
+                projectId: { type: "string", description: "The project the workspace is in (`prj-…`)." },
+                description: { type: "string", description: "The description; left out when none is set." },
+                autoApply: { type: "boolean", description: "Whether a successful plan is applied without a confirm." },
+                executionMode: { type: "string", description: "Where its runs execute: `remote` (on the service) or `agent` (on an agent pool)." },
+                agentPoolId: { type: "string", description: "The agent pool (`apool-…`), with `agent`." },
+                source: { type: "string", description: "How it was made: `tfe-api` (the API or a seed) or `tfe-module` (a no-code module)." },
+                sourceName: { type: "string", description: "The application shown as having made the workspace; left out when none." },
+                sourceUrl: { type: "string", description: "A URL of that application; left out when none." },
+                sourceModuleId: { type: "string", description: "The registry module (`mod-…`) of the no-code module it was made from, if any." },
+                noCodeUpgradeAvailable: { type: "boolean", description: "Whether its no-code module has a newer version than the one it runs." },
+                tagNames: { type: "array", items: { type: "string" }, description: "The keys of the tags it inherits from its project." },
+                autoDestroyActivityDuration: { type: "string", description: "The auto-destroy duration it inherits from its project, when set." },
+            },
+            required: ["id", "organization", "name", "projectId", "autoApply", "executionMode", "noCodeUpgradeAvailable", "tagNames"],
+        },
+    },
+};
+
+/** `wos:index:getWorkspaces` served by its lookup. */
+export const getWorkspacesBinding: FunctionBinding = {
+    schema: getWorkspacesSchema,
+    invoke: (settings, args) => lookUpWorkspaces(settings, args as unknown as GetWorkspacesArgs),
+};

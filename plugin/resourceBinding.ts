@@ -1,0 +1,52 @@
+/**
+ * What the plugin knows of one resource: its piece of the schema and its handler module (the same module the
+ * dynamic resource's provider `require`s), and, where the engine's view and the handler's differ, how to go
+ * from one to the other. Each resource's file under `plugin/resources/` makes one.
+ *
+ * @module
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { type PropertyBag, reveal } from "./propertyValues";
+import type { ResourceSchemaPiece } from "./schemaSpec";
+
+/** A handler module of `provider/handlers/`: what the dynamic resource's serialized provider calls. */
+export interface ResourceHandlers {
+    check(olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult>;
+    diff(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult>;
+    /** The inputs whose change `diff` sees: the detailed diff. */
+    changedProperties(olds: PropertyBag, news: PropertyBag): string[];
+    create(news: PropertyBag): Promise<dynamic.CreateResult>;
+    read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult>;
+    update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult>;
+    delete(id: string, props?: PropertyBag): Promise<void>;
+}
+
+/** One resource of the plugin. */
+export interface ResourceBinding {
+    /** Its schema piece; `schema.token` is its type token, `wos:index:<Name>`. */
+    schema: ResourceSchemaPiece;
+    /** Its handler module. */
+    handlers: ResourceHandlers;
+    /**
+     * The inputs as the handler takes them, from the inputs as the engine sent them (secrets marked):
+     * by default the same, revealed.
+     */
+    handlerInputs?(marked: PropertyBag): PropertyBag;
+    /** The inputs as the schema declares them, from the handler's (plain): by default the same. */
+    schemaInputs?(plain: PropertyBag): PropertyBag;
+    /** Marks what is always secret in the inputs (plain or partly marked), whatever the program marked. */
+    secretInputs?(inputs: PropertyBag): PropertyBag;
+    /** Marks what is always secret in the outputs (plain or partly marked). */
+    secretOutputs?(outputs: PropertyBag): PropertyBag;
+    /**
+     * The outputs that only the service can tell during a preview (a version it resolves, an id it gives):
+     * the preview shows them unknown. `news` are the handler's inputs, `olds` the outputs before an update
+     * (absent for a create).
+     */
+    previewUnknowns?(news: PropertyBag, olds?: PropertyBag): string[];
+}
+
+/** {@link ResourceBinding.handlerInputs} with its default. */
+export function handlerInputsOf(binding: ResourceBinding, marked: PropertyBag): PropertyBag {
+    return binding.handlerInputs ? binding.handlerInputs(marked) : reveal(marked);
+}
