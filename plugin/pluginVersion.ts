@@ -13,7 +13,13 @@ declare const WOS_PLUGIN_VERSION: string | undefined;
 /** The version of the package, e.g. `0.1.0`. */
 export function pluginVersion(): string {
     if (typeof WOS_PLUGIN_VERSION === "string") return WOS_PLUGIN_VERSION;
-    // Compiled to dist/plugin/: the package's root is two folders up.
-    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, "..", "..", "package.json"), "utf8")) as { version: string };
-    return manifest.version;
+    // The package's root: one folder up from the sources (plugin/), two from the build (dist/plugin/).
+    for (let folder = __dirname; ; folder = path.dirname(folder)) {
+        const file = path.join(folder, "package.json");
+        if (fs.existsSync(file)) {
+            const manifest = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string; version: string };
+            if (manifest.name === "pulumi-wos") return manifest.version;
+        }
+        if (path.dirname(folder) === folder) throw new Error("pulumi-resource-wos: no package.json of pulumi-wos above the plugin");
+    }
 }

@@ -156,7 +156,11 @@ function newestMtime(target: string, accept: (name: string) => boolean): number 
 async function buildIfStale(): Promise<void> {
     // Escape hatch for a session that builds by itself (e.g. while a neighbour's half-written file breaks tsc).
     if (process.env.WOS_ENGINE_SKIP_BUILD === "1") return;
-    const markers = [path.join(REPO_ROOT, "dist", "provider", "index.js"), path.join(REPO_ROOT, "server", "dist", "server", "main.js")];
+    const markers = [
+        path.join(REPO_ROOT, "dist", "provider", "index.js"),
+        path.join(REPO_ROOT, "dist", "plugin", "main.js"),
+        path.join(REPO_ROOT, "server", "dist", "server", "main.js"),
+    ];
     const builtAt = Math.min(...markers.map((marker) => (fs.existsSync(marker) ? fs.statSync(marker).mtimeMs : 0)));
     const tsconfigBuild = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "tsconfig.build.json"), "utf8")) as {
         include: string[];
@@ -174,6 +178,15 @@ async function buildIfStale(): Promise<void> {
     );
     if (newestSource <= builtAt) return;
     await run("npm", ["run", "build"], { cwd: REPO_ROOT, what: "npm run build" });
+}
+
+/**
+ * `dist/` as the sources are now: built first when a source is newer (under the packers' lock, so that
+ * parallel test files build once). What tests that run the build itself (the native plugin's) wait for.
+ */
+export async function builtDist(): Promise<void> {
+    fs.mkdirSync(CACHE_ROOT, { recursive: true });
+    await withLock(path.join(CACHE_ROOT, "pack.lock"), buildIfStale);
 }
 
 /** Hash of every file `npm pack` may take from either package (`server/` holds the server's). */

@@ -10,6 +10,10 @@
  * `provider_plugin.go` does) every call after it strips secret markers from what it sends, and marks an
  * answered property secret when the property of the same name was secret in what was sent
  * (`annotateSecrets`). Each answer also carries the host's raw answer, before that marking.
+ *
+ * The native plugin `pulumi-resource-wos` ({@link startPluginHost}) is driven by the same client: it
+ * answers `acceptSecrets=true`, so secrets travel as they are both ways, and it has the methods a dynamic
+ * provider host lacks (`CheckConfig`, `DiffConfig`, `Invoke`, `GetSchema`, previews, `Read` for an import).
  */
 import { ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
@@ -124,6 +128,10 @@ export interface DiffResult {
     stables: string[];
     diffs: string[];
     deleteBeforeReplace: boolean;
+    /** Whether {@link DiffResult.detailedDiff} is the provider's own. */
+    hasDetailedDiff: boolean;
+    /** Each changed property's kind: `ADD`, `UPDATE_REPLACE`, ... */
+    detailedDiff: Record<string, string>;
 }
 
 export interface CreateResult {
@@ -168,6 +176,8 @@ interface Stubs {
     provproto: any;
     structproto: any;
     statusproto: any;
+    emptyproto: any;
+    pluginproto: any;
 }
 
 /** Loads the stubs and the gRPC runtime from the copy of `@pulumi/pulumi` the program resolves. */
@@ -180,17 +190,44 @@ function loadStubs(programDir: string): Stubs {
         provproto: require(path.join(pulumiDir, "proto", "provider_pb")),
         structproto: fromPulumi("google-protobuf/google/protobuf/struct_pb"),
         statusproto: require(path.join(pulumiDir, "proto", "status_pb")),
+        emptyproto: fromPulumi("google-protobuf/google/protobuf/empty_pb"),
+        pluginproto: require(path.join(pulumiDir, "proto", "plugin_pb")),
     };
 }
 
 /** Starts a provider host for `options.programDir` and connects a client to it. */
 export async function startProviderHost(options: ProviderHostOptions): Promise<ProviderHost> {
-    const stubs = loadStubs(options.programDir);
-    const project = options.project ?? PROGRAM_PROJECT;
     const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [options.programDir] }));
     const hostScript = path.join(pulumiDir, "cmd", "dynamic-provider", "index.js");
     // The engine address is required on the command line but never dialled by the host.
-    const child = spawn(process.execPath, [hostScript, "127.0.0.1:1"], {
+    return startHost([hostScript, "127.0.0.1:1"], options);
+}
+
+/** Options of {@link startPluginHost}. */
+export interface PluginHostOptions extends Omit<ProviderHostOptions, "programDir"> {
+    /** The engine's address, where the plugin writes its log (a fake engine of the test); default one never dialled. */
+    engineAddress?: string;
+    /** The plugin's entry; default the build's `dist/plugin/main.js` (`npm run build`). */
+    entry?: string;
+}
+
+/** The repository's root: the plugin's working directory, whose `node_modules` hold `@pulumi/pulumi`. */
+const REPO_ROOT = path.resolve(__dirname, "..", "..");
+
+/**
+ * Starts the native plugin `pulumi-resource-wos` as the engine does (`node dist/plugin/main.js
+ * <engine-address>`, reading the port from its first line) and connects a client to it.
+ */
+export async function startPluginHost(options: PluginHostOptions = {}): Promise<ProviderHost> {
+    const entry = options.entry ?? path.join(REPO_ROOT, "dist", "plugin", "main.js");
+    return startHost([entry, options.engineAddress ?? "127.0.0.1:1"], { ...options, programDir: REPO_ROOT });
+}
+
+/** Starts `node <args>` in `options.programDir` as a provider the engine talks to, and connects a client to it. */
+async function startHost(args: string[], options: ProviderHostOptions): Promise<ProviderHost> {
+    const stubs = loadStubs(options.programDir);
+    const project = options.project ?? PROGRAM_PROJECT;
+    const child = spawn(process.execPath, args, {
         cwd: options.programDir,
         env: childEnv({ PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, ...options.env }),
         stdio: ["ignore", "pipe", "pipe"],
@@ -374,10 +411,11 @@ export class ProviderHost {
      * `Configure` with the whole stack config, keys fully qualified (`wos:token`); mark secret values with
      * {@link secret}. The host never answers a request without `args`, so every call here has a deadline.
      */
-    async configure(config: PropertyMap, timeoutMs = 10_000): Promise<ConfigureResult> {
+    async configure(config: PropertyMap, timeoutMs = 10_000, args?: PropertyMap): Promise<ConfigureResult> {
         const { provproto } = this.stubs;
         const request = new provproto.ConfigureRequest();
-        request.setArgs(this.toStruct(config));
+        // The engine's `args` are the provider's inputs (`token`, not `wos:token`); the dynamic host reads the variables.
+        request.setArgs(this.toStruct(args ?? config));
         const variables = request.getVariablesMap();
         for (const [key, value] of Object.entries(config)) {
             const plain = revealSecrets(value);
@@ -433,25 +471,37 @@ export class ProviderHost {
         request.setNews(this.outgoing(newInputs));
         request.setOldInputs(this.outgoing(oldInputs));
         const response = await this.call<any>("diff", request);
+        return this.diffResult(response);
+    }
+
+    private diffResult(response: any): DiffResult {
+        const { provproto } = this.stubs;
         const kinds = provproto.DiffResponse.DiffChanges;
         const changes = response.getChanges();
+        const kindNames = Object.fromEntries(Object.entries(provproto.PropertyDiff.Kind).map(([name, value]) => [value, name]));
+        const detailedDiff: Record<string, string> = {};
+        response.getDetaileddiffMap().forEach((diff: any, key: string) => {
+            detailedDiff[key] = kindNames[diff.getKind()] as string;
+        });
         return {
             changes: changes === kinds.DIFF_NONE ? "none" : changes === kinds.DIFF_SOME ? "some" : "unknown",
             replaces: response.getReplacesList(),
             stables: response.getStablesList(),
             diffs: response.getDiffsList(),
             deleteBeforeReplace: response.getDeletebeforereplace(),
+            hasDetailedDiff: response.getHasdetaileddiff(),
+            detailedDiff,
         };
     }
 
-    /** `Create(urn, checkedInputs)` (not a preview: the host does not support previews). */
-    async create(urn: string, inputs: PropertyMap): Promise<CreateResult> {
+    /** `Create(urn, checkedInputs)`; a preview only for a provider that supports previews (the plugin). */
+    async create(urn: string, inputs: PropertyMap, options: { preview?: boolean } = {}): Promise<CreateResult> {
         const { provproto } = this.stubs;
         const request = new provproto.CreateRequest();
         this.setIdentity(request, urn);
         request.setProperties(this.outgoing(inputs));
         request.setTimeout(this.callTimeoutMs / 1000);
-        request.setPreview(false);
+        request.setPreview(options.preview === true);
         const response = await this.call<any>("create", request).catch((error) => {
             throw this.withEngineSecrets(error, inputs);
         });
@@ -463,20 +513,23 @@ export class ProviderHost {
         };
     }
 
-    /** `Read(urn, id, state, inputs)`: what `pulumi refresh` does. */
-    async read(urn: string, id: string, state: PropertyMap, inputs?: PropertyMap): Promise<ReadResult> {
+    /**
+     * `Read(urn, id, state, inputs)`: what `pulumi refresh` does. Without `state`, what `pulumi import` does:
+     * an id and no properties at all.
+     */
+    async read(urn: string, id: string, state?: PropertyMap, inputs?: PropertyMap): Promise<ReadResult> {
         const { provproto } = this.stubs;
         const request = new provproto.ReadRequest();
         this.setIdentity(request, urn);
         request.setId(id);
-        request.setProperties(this.outgoing(state));
+        if (state) request.setProperties(this.outgoing(state));
         if (inputs) request.setInputs(this.outgoing(inputs));
         const response = await this.call<any>("read", request);
         const rawOutputs = ProviderHost.fromStruct(response.getProperties());
         const result: ReadResult = {
             id: response.getId(),
             rawOutputs,
-            outputs: this.acceptSecrets ? rawOutputs : annotateSecrets(rawOutputs, state),
+            outputs: this.acceptSecrets ? rawOutputs : annotateSecrets(rawOutputs, state ?? {}),
         };
         if (response.getInputs()) {
             const rawInputs = ProviderHost.fromStruct(response.getInputs());
@@ -492,6 +545,7 @@ export class ProviderHost {
         oldOutputs: PropertyMap,
         newInputs: PropertyMap,
         oldInputs: PropertyMap = {},
+        options: { preview?: boolean } = {},
     ): Promise<UpdateResult> {
         const { provproto } = this.stubs;
         const request = new provproto.UpdateRequest();
@@ -501,7 +555,7 @@ export class ProviderHost {
         request.setNews(this.outgoing(newInputs));
         request.setOldInputs(this.outgoing(oldInputs));
         request.setTimeout(this.callTimeoutMs / 1000);
-        request.setPreview(false);
+        request.setPreview(options.preview === true);
         const response = await this.call<any>("update", request).catch((error) => {
             throw this.withEngineSecrets(error, newInputs);
         });
@@ -522,6 +576,91 @@ export class ProviderHost {
         request.setOldInputs(this.outgoing(oldInputs));
         request.setTimeout(this.callTimeoutMs / 1000);
         await this.call<unknown>("delete", request);
+    }
+
+    // -----------------------------------------------------------------------------------------------------
+    // What only a native plugin answers
+
+    /** `GetPluginInfo`: the plugin's version. */
+    async getPluginInfo(): Promise<{ version: string }> {
+        const response = await this.call<any>("getPluginInfo", new this.stubs.emptyproto.Empty());
+        return { version: response.getVersion() };
+    }
+
+    /** `GetSchema`: the package schema, parsed. */
+    async getSchema(): Promise<any> {
+        const request = new this.stubs.provproto.GetSchemaRequest();
+        request.setVersion(0);
+        const response = await this.call<any>("getSchema", request);
+        return JSON.parse(response.getSchema());
+    }
+
+    /** `CheckConfig(urn, olds, news)` of the provider resource `pulumi:providers:<package>`: inputs as checked, failures. */
+    async checkConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<CheckResult> {
+        const { provproto } = this.stubs;
+        const request = new provproto.CheckRequest();
+        this.setIdentity(request, urn);
+        request.setOlds(this.toStruct(olds));
+        request.setNews(this.toStruct(news));
+        const response = await this.call<any>("checkConfig", request);
+        const rawInputs = ProviderHost.fromStruct(response.getInputs());
+        return {
+            rawInputs,
+            inputs: rawInputs,
+            failures: response.getFailuresList().map((failure: any) => ({ property: failure.getProperty(), reason: failure.getReason() })),
+        };
+    }
+
+    /** `DiffConfig(urn, olds, news)` of the provider resource. */
+    async diffConfig(urn: string, olds: PropertyMap, news: PropertyMap): Promise<DiffResult> {
+        const { provproto } = this.stubs;
+        const request = new provproto.DiffRequest();
+        this.setIdentity(request, urn);
+        request.setOlds(this.toStruct(olds));
+        request.setNews(this.toStruct(news));
+        request.setOldInputs(this.toStruct(olds));
+        return this.diffResult(await this.call<any>("diffConfig", request));
+    }
+
+    /** `Invoke(token, args)`: a function's result, as a plain object (secrets as sent). */
+    async invoke(token: string, args: PropertyMap): Promise<{ result: PropertyMap; failures: Array<{ property: string; reason: string }> }> {
+        const { provproto } = this.stubs;
+        const request = new provproto.InvokeRequest();
+        request.setTok(token);
+        request.setArgs(this.toStruct(args));
+        const response = await this.call<any>("invoke", request);
+        return {
+            result: ProviderHost.fromStruct(response.getReturn()),
+            failures: response.getFailuresList().map((failure: any) => ({ property: failure.getProperty(), reason: failure.getReason() })),
+        };
+    }
+
+    /** `Cancel`: the engine's call when it stops. */
+    async cancel(): Promise<void> {
+        await this.call<unknown>("cancel", new this.stubs.emptyproto.Empty());
+    }
+
+    /** `GetMapping(key)`: the provider it maps to and the mapping's bytes. */
+    async getMapping(key: string): Promise<{ provider: string; data: Uint8Array }> {
+        const request = new this.stubs.provproto.GetMappingRequest();
+        request.setKey(key);
+        const response = await this.call<any>("getMapping", request);
+        return { provider: response.getProvider(), data: response.getData_asU8() };
+    }
+
+    /** `GetMappings(key)`: the providers it has mappings for. */
+    async getMappings(key: string): Promise<string[]> {
+        const request = new this.stubs.provproto.GetMappingsRequest();
+        request.setKey(key);
+        const response = await this.call<any>("getMappings", request);
+        return response.getProvidersList();
+    }
+
+    /** `Attach(address)`: the engine's address, given after start (how the engine attaches to a running plugin). */
+    async attach(address: string): Promise<void> {
+        const request = new this.stubs.pluginproto.PluginAttach();
+        request.setAddress(address);
+        await this.call<unknown>("attach", request);
     }
 
     /**
