@@ -1,0 +1,121 @@
+/**
+ * What the tests of the other languages share: the cached Python environment and tools that
+ * `tests/cli/setup.sh` builds (part of `npm test`), the SDK generator (`tools/sdkgen/run.sh`), and commands run
+ * to their end with everything they printed.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { childEnv, REPO_ROOT } from "../support/packedPackage";
+import { pulumiVersion } from "../support/pulumiCli";
+
+/** The committed SDKs, generated from the plugin's schema by `npm run sdks`. */
+export const SDKS_DIR = path.join(REPO_ROOT, "sdks");
+
+/** The parts of the plugin's package schema (`wosPackageSchema` of plugin/schema.ts) that these tests read. */
+export interface PackageSchema {
+    name: string;
+    version: string;
+    description: string;
+    resources: Record<string, { description?: string; inputProperties?: Record<string, { description?: string }> }>;
+    functions: Record<string, { description?: string }>;
+}
+
+/** How a command ended. */
+export interface CommandResult {
+    stdout: string;
+    stderr: string;
+}
+
+/** Runs `command args` in `cwd` to its end; rejects unless it exits 0, with everything it printed. */
+export function runCommand(
+    command: string,
+    args: string[],
+    options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+): Promise<CommandResult> {
+    return new Promise((resolve, reject) => {
+        execFile(
+            command,
+            args,
+            { cwd: options.cwd, env: childEnv(options.env), timeout: options.timeoutMs ?? 0, maxBuffer: 64 * 1024 * 1024 },
+            (error, stdout, stderr) => {
+                if (error) reject(new Error(`${command} ${args.join(" ")} failed (${error.message}):\n${stdout}${stderr}`));
+                else resolve({ stdout, stderr });
+            },
+        );
+    });
+}
+
+/**
+ * The plugin's schema, as `GetSchema` serves it: from the build (dist/, which `npm test` makes first), like
+ * `npm run sdks` and the plugin itself (its version is read from the package.json beside dist/).
+ */
+export function packageSchema(): PackageSchema {
+    const module = path.join(REPO_ROOT, "dist", "plugin", "schema.js");
+    if (!fs.existsSync(module)) throw new Error(`no ${module}: run \`npm run build\` (npm test does)`);
+    return (require(module) as { wosPackageSchema: PackageSchema }).wosPackageSchema;
+}
+
+/** The plugin's schema in a file of `dir`. */
+export function writeSchema(dir: string): string {
+    const file = path.join(dir, "schema.json");
+    fs.writeFileSync(file, JSON.stringify(packageSchema(), null, 2));
+    return file;
+}
+
+/** Generates the SDKs of `schemaFile` into `out` (`out/python`, `out/go`) with `tools/sdkgen/run.sh`. */
+export async function generateSdks(schemaFile: string, out: string): Promise<void> {
+    await runCommand("bash", [path.join(REPO_ROOT, "tools/sdkgen/run.sh"), "--schema", schemaFile, out], {
+        cwd: REPO_ROOT,
+        timeoutMs: 15 * 60_000,
+    });
+}
+
+/** The virtual environment with `pulumi` at the CLI's version that `tests/cli/setup.sh` installs. */
+export function cachedPythonEnvironment(): string {
+    const dir = path.join(REPO_ROOT, ".pulumi-cli", `v${pulumiVersion()}`, "python");
+    if (!fs.existsSync(path.join(dir, ".requirements"))) {
+        throw new Error(`no Python environment in ${dir}: run \`bash tests/cli/setup.sh\` (npm test does)`);
+    }
+    return dir;
+}
+
+/** The site-packages directory of the virtual environment `dir`. */
+async function sitePackages(dir: string): Promise<string> {
+    const { stdout } = await runCommand(path.join(dir, "bin", "python"), ["-c", 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], {
+        cwd: dir,
+    });
+    return stdout.trim();
+}
+
+/**
+ * A fresh virtual environment in `dir` that sees the cached one's packages (a `.pth` file: `pulumi`, pip,
+ * setuptools) and holds the SDK of `sdks/python` (or `sdkDir`), installed by pip as a user would, from a copy
+ * (pip builds in the source directory) and without a registry: `--no-index` also proves that the cached
+ * environment satisfies everything the SDK requires. Returns the environment's directory.
+ */
+export async function pythonEnvironmentWithSdk(dir: string, sdkDir = path.join(SDKS_DIR, "python")): Promise<string> {
+    const base = cachedPythonEnvironment();
+    await runCommand("python3", ["-m", "venv", "--without-pip", dir], { cwd: REPO_ROOT });
+    fs.writeFileSync(path.join(await sitePackages(dir), "pulumi-wos-tests-base.pth"), `${await sitePackages(base)}\n`);
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "wos-python-sdk-"));
+    try {
+        fs.cpSync(sdkDir, copy, { recursive: true });
+        await runCommand(
+            path.join(dir, "bin", "python"),
+            ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", "--no-build-isolation", copy],
+            { cwd: dir, timeoutMs: 5 * 60_000 },
+        );
+    } finally {
+        fs.rmSync(copy, { recursive: true, force: true });
+    }
+    return dir;
+}
+
+/** Every file under `dir`, as paths relative to it, sorted. */
+export function filesUnder(dir: string): string[] {
+    return (fs.readdirSync(dir, { recursive: true, encoding: "utf8" }) as string[])
+        .filter((entry) => fs.statSync(path.join(dir, entry)).isFile())
+        .sort();
+}
