@@ -1,6 +1,6 @@
 /**
- * The house drawn from the imports (issue 20 section 1): among the sources of server/, sdk/, provider/ and the
- * testing kit the package ships (testing/), no module imports itself through others (a circle means that
+ * The house drawn from the imports (issue 20 section 1): among the sources of server/, sdk/, provider/, the
+ * native plugin (plugin/) and the testing kit the package ships (testing/), no module imports itself through others (a circle means that
  * neither end can be read, changed or loaded alone), and the server's routes import neither the file that
  * assembles the app (`server/app.ts`) nor each other: what several routes share has a room of its own.
  *
@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(__dirname, "../..");
 
 /** The folders whose modules make the graph. */
-const SOURCES = ["server", "sdk", "provider", "testing"];
+const SOURCES = ["server", "sdk", "provider", "plugin", "testing"];
 
 /** What madge answers (the package has no typings): each module's imports, by path from the root. */
 interface MadgeResult {
@@ -48,7 +48,7 @@ test("the graph is the real one: every source is read and every relative import 
     expect(graph.warnings().skipped).toEqual([]);
 });
 
-test("no module of server/, sdk/, provider/ or testing/ imports itself through others", () => {
+test("no module of server/, sdk/, provider/, plugin/ or testing/ imports itself through others", () => {
     expect(graph.circular()).toEqual([]);
 });
 

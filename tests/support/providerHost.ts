@@ -200,15 +200,19 @@ export async function startProviderHost(options: ProviderHostOptions): Promise<P
     const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [options.programDir] }));
     const hostScript = path.join(pulumiDir, "cmd", "dynamic-provider", "index.js");
     // The engine address is required on the command line but never dialled by the host.
-    return startHost([hostScript, "127.0.0.1:1"], options);
+    return startHost(process.execPath, [hostScript, "127.0.0.1:1"], options);
 }
 
 /** Options of {@link startPluginHost}. */
 export interface PluginHostOptions extends Omit<ProviderHostOptions, "programDir"> {
     /** The engine's address, where the plugin writes its log (a fake engine of the test); default one never dialled. */
     engineAddress?: string;
-    /** The plugin's entry; default the build's `dist/plugin/main.js` (`npm run build`). */
+    /** The plugin's entry, run by this process's Node.js; default the build's `dist/plugin/main.js` (`npm run build`). */
     entry?: string;
+    /** An executable to run instead (an installed plugin's `pulumi-resource-wos`), in `cwd` (default the repository). */
+    executable?: string;
+    /** Working directory of an {@link PluginHostOptions.executable}. */
+    cwd?: string;
 }
 
 /** The repository's root: the plugin's working directory, whose `node_modules` hold `@pulumi/pulumi`. */
@@ -219,16 +223,21 @@ const REPO_ROOT = path.resolve(__dirname, "..", "..");
  * <engine-address>`, reading the port from its first line) and connects a client to it.
  */
 export async function startPluginHost(options: PluginHostOptions = {}): Promise<ProviderHost> {
+    const engineAddress = options.engineAddress ?? "127.0.0.1:1";
+    if (options.executable) return startHost(options.executable, [engineAddress], { ...options, programDir: REPO_ROOT }, options.cwd);
     const entry = options.entry ?? path.join(REPO_ROOT, "dist", "plugin", "main.js");
-    return startHost([entry, options.engineAddress ?? "127.0.0.1:1"], { ...options, programDir: REPO_ROOT });
+    return startHost(process.execPath, [entry, engineAddress], { ...options, programDir: REPO_ROOT });
 }
 
-/** Starts `node <args>` in `options.programDir` as a provider the engine talks to, and connects a client to it. */
-async function startHost(args: string[], options: ProviderHostOptions): Promise<ProviderHost> {
+/**
+ * Starts `command args` in `cwd` (default `options.programDir`, whose `@pulumi/pulumi` gives the stubs) as a
+ * provider the engine talks to, and connects a client to it.
+ */
+async function startHost(command: string, args: string[], options: ProviderHostOptions, cwd = options.programDir): Promise<ProviderHost> {
     const stubs = loadStubs(options.programDir);
     const project = options.project ?? PROGRAM_PROJECT;
-    const child = spawn(process.execPath, args, {
-        cwd: options.programDir,
+    const child = spawn(command, args, {
+        cwd,
         env: childEnv({ PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, ...options.env }),
         stdio: ["ignore", "pipe", "pipe"],
     });
