@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { childEnv, REPO_ROOT } from "../support/packedPackage";
-import { pulumiVersion } from "../support/pulumiCli";
+import { pulumiVersion, type PulumiProgram } from "../support/pulumiCli";
 
 /** The committed SDKs, generated from the plugin's schema by `npm run sdks`. */
 export const SDKS_DIR = path.join(REPO_ROOT, "sdks");
@@ -118,4 +118,30 @@ export function filesUnder(dir: string): string[] {
     return (fs.readdirSync(dir, { recursive: true, encoding: "utf8" }) as string[])
         .filter((entry) => fs.statSync(path.join(dir, entry)).isFile())
         .sort();
+}
+
+/** The plugin as a user gets it: the tarball of `npm run plugin:pack` and its version. */
+export interface PluginTarball {
+    file: string;
+    version: string;
+}
+
+/**
+ * The plugin tarball, made in `dir`. Until `npm run plugin:pack` exists (plugin/pack.ts, in progress), a tarball
+ * of the same name whose `pulumi-resource-wos` starts the build's dist/plugin/main.js with the machine's Node.js.
+ */
+export async function pluginTarball(dir: string): Promise<PluginTarball> {
+    const version = packageSchema().version;
+    const content = fs.mkdtempSync(path.join(dir, "plugin-"));
+    fs.writeFileSync(path.join(content, "pulumi-resource-wos"), `#!/bin/sh\nexec node ${path.join(REPO_ROOT, "dist/plugin/main.js")} "$@"\n`, {
+        mode: 0o755,
+    });
+    const file = path.join(dir, `pulumi-resource-wos-v${version}-linux-amd64.tar.gz`);
+    await runCommand("tar", ["-czf", file, "-C", content, "pulumi-resource-wos"], { cwd: content });
+    return { file, version };
+}
+
+/** `pulumi plugin install resource wos <version> --file <tarball>` into the program's own PULUMI_HOME. */
+export async function installPlugin(program: PulumiProgram, plugin: PluginTarball): Promise<void> {
+    await program.pulumi(["plugin", "install", "resource", "wos", plugin.version, "--file", plugin.file]);
 }

@@ -59,6 +59,13 @@ export interface ProgramOptions {
     stack?: string;
     /** Environment for every command, on top of the hermetic one (e.g. `WOS_UPGRADE_POLL_MS`). */
     env?: Record<string, string>;
+    /**
+     * Where the copy goes. Default: inside the packed program, so that a TypeScript or JavaScript program's
+     * `require`s resolve from its node_modules (only the files of a Node.js program are copied). `false`: a program
+     * of another language (YAML, Python), which needs no node_modules: the whole `source` directory is copied into
+     * the test's temporary directory, and nothing is packed.
+     */
+    packed?: boolean;
 }
 
 /** A copy of a Pulumi program, with a stack of its own on a local backend, and the CLI to run on it. */
@@ -110,17 +117,22 @@ const PROGRAM_FILES = ["index.ts", "Pulumi.yaml", "tsconfig.json", "package.json
  */
 export async function pulumiProgram(options: ProgramOptions): Promise<PulumiProgram> {
     const binDir = pulumiBinDir();
-    const packed = await packedProgram();
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "wos-cli-"));
     const backendDir = path.join(root, "backend");
     const home = path.join(root, "home");
     fs.mkdirSync(backendDir);
     fs.mkdirSync(home);
-    // Inside the packed program directory, so that the program's `require`s resolve from its node_modules.
-    const dir = fs.mkdtempSync(path.join(packed.dir, `${path.basename(options.source)}-`));
-    for (const file of PROGRAM_FILES) {
-        const from = path.join(options.source, file);
-        if (fs.existsSync(from)) fs.copyFileSync(from, path.join(dir, file));
+    let dir: string;
+    if (options.packed === false) {
+        dir = path.join(root, path.basename(options.source));
+        fs.cpSync(options.source, dir, { recursive: true });
+    } else {
+        // Inside the packed program directory, so that the program's `require`s resolve from its node_modules.
+        dir = fs.mkdtempSync(path.join((await packedProgram()).dir, `${path.basename(options.source)}-`));
+        for (const file of PROGRAM_FILES) {
+            const from = path.join(options.source, file);
+            if (fs.existsSync(from)) fs.copyFileSync(from, path.join(dir, file));
+        }
     }
     for (const [name, text] of Object.entries(options.files ?? {})) fs.writeFileSync(path.join(dir, name), text);
     const stack = options.stack ?? "dev";
