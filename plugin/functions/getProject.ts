@@ -1,7 +1,7 @@
 /**
- * `wos:index:getProject`: the lookup `lookUpProject` of `provider/handlers/lookups.ts` (what `wos.getProject` runs in a
- * program) as an engine invoke. Its piece of the package schema mirrors `GetProjectArgs` and `GetProjectResult`,
- * descriptions included; the test `tests/plugin/schema.test.ts` fails on any difference.
+ * `wos:index:getProject`: the lookup `lookUpProject` of `provider/handlers/lookups.ts` (what `wos.getProject`
+ * runs in a program) as an engine invoke. Its piece of the package schema mirrors `GetProjectArgs` and
+ * `GetProjectResult`, descriptions included; the test `tests/plugin/schema.test.ts` fails on any difference.
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
- * `wos:index:getWorkspaces`: the lookup `lookUpWorkspaces` of `provider/handlers/lookups.ts` (what `wos.getWorkspaces` runs in a
- * program) as an engine invoke. Its piece of the package schema mirrors `GetWorkspacesArgs` and `GetWorkspacesResult`,
- * descriptions included; the test `tests/plugin/schema.test.ts` fails on any difference.
+ * `wos:index:getWorkspaces`: the lookup `lookUpWorkspaces` of `provider/handlers/lookups.ts` (what
+ * `wos.getWorkspaces` runs in a program) as an engine invoke. Its piece of the package schema mirrors
+ * `GetWorkspacesArgs` and `GetWorkspacesResult`, descriptions included; the test `tests/plugin/schema.test.ts`
+ * fails on any difference.
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
- * `wos:index:NoCodeWorkspace`, the plugin's door to the handler of `wos.NoCodeWorkspace` (a workspace made from a no-code module, upgraded inside `pulumi up`): `provider/handlers/noCodeWorkspace.ts`,
- * the module the dynamic resource's serialized provider loads. Its piece of the package schema mirrors
- * `NoCodeWorkspaceArgs` and the outputs the class `NoCodeWorkspace` declares, descriptions included (their TSDoc); the test
+ * `wos:index:NoCodeWorkspace`, the plugin's door to the handler of `wos.NoCodeWorkspace` (a workspace made
+ * from a no-code module, upgraded inside `pulumi up`): `provider/handlers/noCodeWorkspace.ts`, the module the
+ * dynamic resource's serialized provider loads. Its piece of the package schema mirrors `NoCodeWorkspaceArgs`
+ * and the outputs the class `NoCodeWorkspace` declares, descriptions included (their TSDoc); the test
  * `tests/plugin/schema.test.ts` fails on any difference.
  *
  * @module

@@ -1,7 +1,8 @@
 /**
- * `wos:index:ProjectTagBindings`, the plugin's door to the handler of `wos.ProjectTagBindings` (some tags of a project, managed key by key): `provider/handlers/projectTagBindings.ts`,
- * the module the dynamic resource's serialized provider loads. Its piece of the package schema mirrors
- * `ProjectTagBindingsArgs` and the outputs the class `ProjectTagBindings` declares, descriptions included (their TSDoc); the test
+ * `wos:index:ProjectTagBindings`, the plugin's door to the handler of `wos.ProjectTagBindings` (some tags of a
+ * project, managed key by key): `provider/handlers/projectTagBindings.ts`, the module the dynamic resource's
+ * serialized provider loads. Its piece of the package schema mirrors `ProjectTagBindingsArgs` and the outputs
+ * the class `ProjectTagBindings` declares, descriptions included (their TSDoc); the test
  * `tests/plugin/schema.test.ts` fails on any difference.
  *
  * @module
