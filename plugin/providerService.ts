@@ -213,16 +213,19 @@ export class WosProviderService {
             // Without the names of what changed, the engine compares on its own.
             .setHasdetaileddiff(!result.changes || changed.length > 0);
         const inputsNow = reveal(bagOf(request.getNews()));
+        // Each kind is said of the inputs (`inputDiff`): the CLI then shows old inputs against new ones, not the
+        // state's outputs (with their defaults filled and a no-code workspace's secret values kept apart)
+        // against the inputs, which would show changes that are none.
         for (const property of changed) {
             const replacing = replaces.includes(property);
-            const added = oldInputs[property] === undefined && olds[property] === undefined;
+            const added = oldInputs[property] === undefined;
             const deleted = inputsNow[property] === undefined;
             const kind = added
                 ? replacing ? kinds.ADD_REPLACE : kinds.ADD
                 : deleted
                   ? replacing ? kinds.DELETE_REPLACE : kinds.DELETE
                   : replacing ? kinds.UPDATE_REPLACE : kinds.UPDATE;
-            response.getDetaileddiffMap().set(property, new rpc.PropertyDiff().setKind(kind).setInputdiff(false));
+            response.getDetaileddiffMap().set(property, new rpc.PropertyDiff().setKind(kind).setInputdiff(true));
         }
         return response;
     }

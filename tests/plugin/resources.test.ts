@@ -198,7 +198,7 @@ describe("wos:index:Workspace", () => {
 
         const apps = (await fx.server.request("GET", "/organizations/acme/projects?filter%5Bnames%5D=Apps", { token: TOKENS.owners })).body.data[0].id;
         const { diff, held } = await updateResource(fx.plugin, workspace, { ...workspace.inputs, projectId: apps, autoApply: true });
-        expect(diff).toMatchObject({ changes: "some", replaces: [], detailedDiff: { projectId: "UPDATE", autoApply: "UPDATE" } });
+        expect(diff).toMatchObject({ changes: "some", replaces: [], detailedDiff: { projectId: "ADD", autoApply: "ADD" } });
         const now = await shown(`/workspaces/${workspace.id}`);
         expect(now.attributes["auto-apply"]).toBe(true);
         expect(now.relationships.project.data.id).toBe(apps);
