@@ -124,9 +124,10 @@ const RULES = {
  * with `remote`), each var (key, value, category, description, flags) and a key at most once per category,
  * the module version format and a positive timeout. Whether an `infra` key is a variable of the module, and
  * whether `moduleVersion` is the module's pin, need the service: create and update say so before changing
- * anything. Unknown values pass. Reasons never quote a var's value.
+ * anything. Unknown values pass. Reasons never quote a var's value. Answers the failures ({@link check} answers
+ * the inputs as the program gave them).
  */
-async function checkWholeVars(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
+function wholeVarsFailures(news: PropertyBag): CheckFailure[] {
     const failures: CheckFailure[] = [];
     checkProperty(failures, news, "noCodeModuleId", RULES.noCodeModuleId, {
         required: true,
@@ -154,7 +155,7 @@ async function checkWholeVars(_olds: PropertyBag, news: PropertyBag): Promise<dy
     });
     checkProperty(failures, news, "moduleVersion", RULES.moduleVersion);
     checkProperty(failures, news, "upgradeTimeoutSeconds", RULES.upgradeTimeout);
-    return { inputs: { ...news }, failures };
+    return failures;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -571,10 +572,11 @@ function keysApart(bag: PropertyBag | undefined): Set<string> {
 
 /**
  * Outputs (or inputs) with the values of sensitive vars, and of those `keys` names, apart in
- * `sensitiveValues`; a bag with neither has no `sensitiveValues`.
+ * `sensitiveValues`; a bag with neither has no `sensitiveValues`. Every bag given lists `vars`: the outputs of
+ * a create, read or update, the inputs a read answers, and the outputs of a partial success (the state's, or
+ * those of the workspace a create found).
  */
 function withValuesApart(bag: Record<string, unknown>, keys: ReadonlySet<string>): Record<string, unknown> {
-    if (!Array.isArray(bag.vars)) return bag;
     const { vars, sensitiveValues } = setValuesApart(bag.vars as NoCodeWorkspaceVarOutput[], keys);
     return Object.keys(sensitiveValues).length > 0 || keys.size > 0 ? { ...bag, vars, sensitiveValues } : { ...bag, vars };
 }
@@ -584,9 +586,10 @@ async function apart<T>(news: PropertyBag, keys: ReadonlySet<string>, operation:
     try {
         return await operation();
     } catch (failure) {
-        if (!(failure instanceof ProviderOperationError) || failure.id === undefined || !failure.properties) throw failure;
+        // A partial success carries both the resource's id and its outputs (ProviderOperationError sets them together).
+        if (!(failure instanceof ProviderOperationError) || !failure.properties) throw failure;
         throw new ProviderOperationError(failure.message, {
-            id: failure.id,
+            id: failure.id!,
             properties: withValuesApart(failure.properties, keys),
             inputs: news,
         });
@@ -597,10 +600,9 @@ async function apart<T>(news: PropertyBag, keys: ReadonlySet<string>, operation:
  * Checks the whole vars; answers the inputs as the program gave them (values apart). `sensitiveValues` must be
  * a map of strings.
  */
-export async function check(olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
-    const result = await checkWholeVars(olds, withWholeVars(news));
+export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
+    const failures = wholeVarsFailures(withWholeVars(news));
     const values = news.sensitiveValues;
-    const failures = [...(result.failures ?? [])];
     if (values !== undefined && !isUnknown(values) && (!isRecord(values) || !Object.values(values).every((value) => typeof value === "string"))) {
         failures.push({ property: "sensitiveValues", reason: "sensitiveValues must be a map of strings (the values of sensitive vars, by 'category:key')" });
     }
@@ -627,7 +629,8 @@ export async function create(news: PropertyBag): Promise<dynamic.CreateResult> {
 
 export async function read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult> {
     const keys = keysApart(props);
-    const result = await readWholeVars(id, props === undefined ? undefined : withWholeVars(props));
+    // No state (a read by id alone) reads as an empty bag: both say nothing of the vars.
+    const result = await readWholeVars(id, withWholeVars(props));
     return {
         ...result,
         ...(result.props ? { props: withValuesApart(result.props as Record<string, unknown>, keys) } : {}),
@@ -638,5 +641,6 @@ export async function read(id: string, props?: PropertyBag): Promise<dynamic.Rea
 export async function update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult> {
     const keys = keysApart(news);
     const result = await apart(news, keys, () => updateWholeVars(id, withWholeVars(olds), withWholeVars(news)));
-    return { ...result, ...(result.outs ? { outs: withValuesApart(result.outs as Record<string, unknown>, keys) } : {}) };
+    // An update that does not fail always answers outputs.
+    return { ...result, outs: withValuesApart(result.outs as Record<string, unknown>, keys) };
 }

@@ -20,6 +20,7 @@ import {
     captureUpgradeLog,
     freshWorkspaceName,
     rawEnableNoCodeModule,
+    UNKNOWN,
 } from "./helpers";
 
 const previousPollMs = process.env.WOS_UPGRADE_POLL_MS;
@@ -450,11 +451,71 @@ describe("secret values kept apart from vars (what `pulumi preview --diff` shows
         ["a list", ["x"]],
         ["a string", "x"],
         ["a map with a number", { "env:A": 1 }],
+        ["a map with a string and a number", { "env:A": "a", "env:B": 1 }],
     ])("check refuses `sensitiveValues` that is %s, naming it", async (_what, sensitiveValues) => {
         const result = await noCodeWorkspace.check({}, { ...program(), sensitiveValues });
         expect(result.failures).toEqual([
             { property: "sensitiveValues", reason: "sensitiveValues must be a map of strings (the values of sensitive vars, by 'category:key')" },
         ]);
+    });
+});
+
+describe("secret values kept apart: previews, outputs without secrets, partial successes", () => {
+    const apiKey = { key: "API_KEY", category: "env", sensitive: true };
+    /** A program with a sensitive var whose value the shell kept apart, as it sends it. */
+    const withSecret = (extra: Record<string, unknown> = {}) =>
+        program({ vars: [region("eu-west-1"), apiKey], sensitiveValues: { "env:API_KEY": "s3cret-value" }, ...extra });
+
+    it("a preview with a var not known as a whole and secret values not known yet: check passes the inputs as given, diff sees a change", async () => {
+        const inputs = await checked(withSecret());
+        const created = await noCodeWorkspace.create(inputs);
+        // As the shell registers it during a preview: a var given as a whole Output is unknown in its place, and the
+        // values apart are not known while one of them is not.
+        const news = { ...inputs, vars: [region("eu-west-1"), UNKNOWN, apiKey], sensitiveValues: UNKNOWN };
+        expect(await noCodeWorkspace.check({}, news)).toEqual({ inputs: news, failures: [] });
+        expect((await noCodeWorkspace.diff(created.id, created.outs, news)).changes).toBe(true);
+    });
+
+    it("a preview whose secret values are not known yet still judges the values that are known", async () => {
+        const news = program({ vars: [{ key: "size", value: 42, category: "infra" }, apiKey], sensitiveValues: UNKNOWN });
+        expect((await noCodeWorkspace.check({}, news)).failures).toEqual([{ property: "vars", reason: "vars[0].value must be a string" }]);
+    });
+
+    it("a workspace without secret values has no `sensitiveValues` in its outputs, after a create, a read and an update", async () => {
+        const inputs = await checked(program());
+        const created = await noCodeWorkspace.create(inputs);
+        expect(created.outs).not.toHaveProperty("sensitiveValues");
+        const read = await noCodeWorkspace.read(created.id, created.outs);
+        expect(read.props).not.toHaveProperty("sensitiveValues");
+        expect(read.inputs).not.toHaveProperty("sensitiveValues");
+        const updated = await noCodeWorkspace.update(created.id, created.outs, await checked({ ...inputs, description: "changed" }));
+        expect(updated.outs).toMatchObject({ description: "changed" });
+        expect(updated.outs).not.toHaveProperty("sensitiveValues");
+    });
+
+    it("a secret var deleted outside Pulumi: a read keeps `sensitiveValues`, empty, while the program gives it; the next up puts the var back", async () => {
+        const inputs = await checked(withSecret());
+        const created = await noCodeWorkspace.create(inputs);
+        const vars = await rawVars(server(), inputs.name as string);
+        expect((await server().request("DELETE", `/vars/${vars["env/API_KEY"].id}`, { token: TOKEN })).status).toBe(204);
+        const read = await noCodeWorkspace.read(created.id, created.outs);
+        expect(read.props!.vars).toEqual([normal(region("eu-west-1"))]);
+        expect(read.props!.sensitiveValues).toEqual({});
+        expect(read.inputs!.sensitiveValues).toEqual({});
+        expect((await noCodeWorkspace.diff(created.id, read.props!, inputs)).changes).toBe(true);
+    });
+
+    it("a partial success keeps the secret values apart in the state it leaves", async () => {
+        const inputs = await checked(withSecret({ __provider: "serialized" }));
+        const created = await noCodeWorkspace.create(inputs);
+        await server().addFault({ method: "POST", path: upgradePath(created.id), planOutcome: "errored" });
+        // A move, done, then an upgrade whose plan fails: the state keeps the new project and the old vars.
+        const news = { ...inputs, projectId: STAGING, vars: [region("us-east-1"), apiKey] };
+        const error = (await rejection(noCodeWorkspace.update(created.id, created.outs, news))) as PartialError;
+        expect(error.message).toMatch(/update \(upgrade\) failed.*ended 'errored'/);
+        expect(error.id).toBe(created.id);
+        expect(error.properties).toMatchObject({ projectId: STAGING, sensitiveValues: { "env:API_KEY": "s3cret-value" }, __provider: "serialized" });
+        expect(error.properties!.vars).toEqual([normal(region("eu-west-1")), normal(apiKey)]);
     });
 });
 

@@ -1,7 +1,8 @@
 /**
  * What a `NoCodeWorkspace` registers during a preview (`setMocks(..., preview = true)`), where values that
  * come from other resources are not known yet: each var is sent in its own place, so a value not known makes
- * that var's value unknown and nothing else, and `pulumi preview --diff` still shows every other var.
+ * that var's value unknown and nothing else, and `pulumi preview --diff` still shows every other var. A
+ * sensitive var given without a value sends the empty value, apart with the other secret values.
  */
 import * as pulumi from "@pulumi/pulumi";
 
@@ -99,4 +100,23 @@ it("a var that is an Output as a whole is unknown alone", async () => {
     const [region, size] = inputs.vars as unknown[];
     expect(region).toEqual({ key: "region", value: "eu-west-1", category: "infra" });
     expect(pulumi.isUnknown(size)).toBe(true);
+});
+
+it("a sensitive var without a value, listed or given as a whole Output: its value apart is the empty string", async () => {
+    const site = new wos.NoCodeWorkspace("valueless-site", {
+        noCodeModuleId: "nocode-1",
+        projectId: "prj-1",
+        name: "valueless-site",
+        vars: [{ key: "API_KEY", category: "env", sensitive: true }, pulumi.output({ key: "TOKEN", category: "env" as const, sensitive: true })],
+    });
+    const inputs = await inputsOf(site, "valueless-site");
+    expect(inputs.vars).toEqual([
+        { key: "API_KEY", category: "env", sensitive: true },
+        { key: "TOKEN", category: "env", sensitive: true },
+    ]);
+    // A secret, as the engine receives it.
+    expect(inputs.sensitiveValues).toEqual({
+        [pulumi.runtime.specialSigKey]: pulumi.runtime.specialSecretSig,
+        value: { "env:API_KEY": "", "env:TOKEN": "" },
+    });
 });

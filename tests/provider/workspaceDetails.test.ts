@@ -1,7 +1,8 @@
 /**
  * The `wos:Workspace` handlers in detail, called directly as the provider host calls them, against the real
  * local service: the rules of `check` at their edges, `null` as absence, how messages name the workspace,
- * partial PATCHes, and what a create whose answer was lost may take as its own. What the service holds is
+ * partial PATCHes, and what a create whose answer was lost may take as its own (and that it keeps the name such a
+ * workspace has, in whatever case). What the service holds is
  * read over raw HTTP, never through the code under test.
  */
 import { clientFromCredentials } from "../../provider/handlers/credentials";
@@ -219,6 +220,19 @@ describe("create in detail", () => {
         const raw = await rawWorkspace(server(), otherId);
         expect(raw.attributes).toMatchObject({ description: "mine", "auto-apply": true, "execution-mode": "agent" });
         expect(raw.relationships["agent-pool"].data.id).toBe(AGENT_POOL);
+    });
+
+    it("takes one found after a lost answer whose name differs only in case as it is named: the PATCH leaves the name, the next diff renames it", async () => {
+        const name = uniqueName("finishcase");
+        const theirs = name.toUpperCase();
+        const inputs = await checked({ organization: "acme", name, projectId: ids.Staging, description: "mine" });
+        // Names are one in any case: the look-up by the program's name finds the workspace spelled otherwise.
+        const { result, error, otherId } = await createRacingAnother(inputs, () => rawCreate(theirs, ids.Staging));
+        expect(error).toBeUndefined();
+        expect(result!.id).toBe(otherId);
+        expect(result!.outs).toEqual({ organization: "acme", name: theirs, projectId: ids.Staging, description: "mine", autoApply: false, executionMode: "remote" });
+        expect((await rawWorkspace(server(), otherId)).attributes).toMatchObject({ name: theirs, description: "mine" });
+        expect(await workspace.diff(otherId, result!.outs!, inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     });
 });
 
