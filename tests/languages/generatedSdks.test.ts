@@ -10,16 +10,17 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../support/packedPackage";
+import { builtDist, REPO_ROOT } from "../support/packedPackage";
 import { filesUnder, generateSdks, packageSchema, pythonEnvironmentWithSdk, runCommand, SDKS_DIR, writeSchema } from "./languageTools";
 
 // Generating tidies the Go module and the Go test compiles the Pulumi Go SDK: minutes on a cold Go cache.
 jest.setTimeout(20 * 60_000);
 
 let work: string;
-beforeAll(() => {
+beforeAll(async () => {
+    await builtDist();
     work = fs.mkdtempSync(path.join(os.tmpdir(), "wos-sdks-"));
-});
+}, 10 * 60_000);
 afterAll(() => {
     fs.rmSync(work, { recursive: true, force: true });
 });

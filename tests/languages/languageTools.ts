@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { childEnv, REPO_ROOT } from "../support/packedPackage";
+import { builtDist, childEnv, REPO_ROOT } from "../support/packedPackage";
 import { pulumiVersion, type PulumiProgram } from "../support/pulumiCli";
 
 /** The committed SDKs, generated from the plugin's schema by `npm run sdks`. */
@@ -48,8 +48,8 @@ export function runCommand(
 }
 
 /**
- * The plugin's schema, as `GetSchema` serves it: from the build (dist/, which `npm test` makes first), like
- * `npm run sdks` and the plugin itself (its version is read from the package.json beside dist/).
+ * The plugin's schema, as `GetSchema` serves it: from the build (dist/, made by `npm test` first, or by
+ * `builtDist()`), like `npm run sdks` and the plugin itself (its version is read from the package.json above).
  */
 export function packageSchema(): PackageSchema {
     const module = path.join(REPO_ROOT, "dist", "plugin", "schema.js");
@@ -127,18 +127,16 @@ export interface PluginTarball {
 }
 
 /**
- * The plugin tarball, made in `dir`. Until `npm run plugin:pack` exists (plugin/pack.ts, in progress), a tarball
- * of the same name whose `pulumi-resource-wos` starts the build's dist/plugin/main.js with the machine's Node.js.
+ * The plugin tarball as `npm run plugin:pack` makes it (plugin/pack.ts: a launcher and one bundle, run by the
+ * Node.js on PATH), packed from the build into `dir`.
  */
 export async function pluginTarball(dir: string): Promise<PluginTarball> {
-    const version = packageSchema().version;
-    const content = fs.mkdtempSync(path.join(dir, "plugin-"));
-    fs.writeFileSync(path.join(content, "pulumi-resource-wos"), `#!/bin/sh\nexec node ${path.join(REPO_ROOT, "dist/plugin/main.js")} "$@"\n`, {
-        mode: 0o755,
+    await builtDist();
+    const { stdout } = await runCommand(process.execPath, [path.join(REPO_ROOT, "dist", "plugin", "pack.js"), dir], {
+        cwd: REPO_ROOT,
+        timeoutMs: 5 * 60_000,
     });
-    const file = path.join(dir, `pulumi-resource-wos-v${version}-linux-amd64.tar.gz`);
-    await runCommand("tar", ["-czf", file, "-C", content, "pulumi-resource-wos"], { cwd: content });
-    return { file, version };
+    return { file: stdout.trim(), version: packageSchema().version };
 }
 
 /** `pulumi plugin install resource wos <version> --file <tarball>` into the program's own PULUMI_HOME. */
