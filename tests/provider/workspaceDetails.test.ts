@@ -1,9 +1,9 @@
 /**
  * The `wos:Workspace` handlers in detail, called directly as the provider host calls them, against the real
  * local service: the rules of `check` at their edges, `null` as absence, how messages name the workspace,
- * partial PATCHes, and what a create whose answer was lost may take as its own (and that it keeps the name such a
- * workspace has, in whatever case). What the service holds is
- * read over raw HTTP, never through the code under test.
+ * partial PATCHes, and what a create whose answer was lost may take as its own (keeping the name such a
+ * workspace has, in whatever case). What the service holds is read over raw HTTP, never through the code
+ * under test.
  */
 import { clientFromCredentials } from "../../provider/handlers/credentials";
 import * as workspace from "../../provider/handlers/workspace";
