@@ -8,6 +8,7 @@
  * @module
  */
 import * as handlers from "../../provider/handlers/noCodeModule";
+import { isObject, type PropertyBag } from "../propertyValues";
 import type { ResourceBinding } from "../resourceBinding";
 import { typeRef, type ResourceSchemaPiece } from "../schemaSpec";
 
@@ -64,10 +65,26 @@ export const noCodeModuleSchema: ResourceSchemaPiece = {
     },
 };
 
+/**
+ * The inputs as the schema declares them: the handler's read answers the sets as the service holds them, each
+ * with its `ncvaropt-…` id, which is an output only (an input set has no `id`, and `Check` refuses one). So an
+ * import answers inputs that check, and the code the CLI writes from them is the program's.
+ */
+function schemaInputs(plain: PropertyBag): PropertyBag {
+    if (!Array.isArray(plain.variableOptions)) return plain;
+    return {
+        ...plain,
+        variableOptions: plain.variableOptions.map((set: unknown) =>
+            isObject(set) ? Object.fromEntries(Object.entries(set).filter(([key]) => key !== "id")) : set,
+        ),
+    };
+}
+
 /** `wos:index:NoCodeModule` served by its handler. */
 export const noCodeModuleBinding: ResourceBinding = {
     schema: noCodeModuleSchema,
     handlers,
+    schemaInputs,
     previewUnknowns(news, olds) {
         // The service gives each new set its id, and resolves a pin left out when it makes the module.
         if (olds === undefined) return ["variableOptions", ...(news.versionPin === undefined ? ["versionPin"] : [])];

@@ -67,7 +67,10 @@ describe("wos:index:NoCodeModule", () => {
 
         const imported = await fx.plugin.read(moduleUrn("imported"), bucket.id);
         expect(imported.outputs).toEqual(bucket.outputs);
+        // The inputs of an import are what a program writes: the sets without their ids (an output only), so they check.
+        expect(imported.inputs!.variableOptions).toEqual([{ variableName: "region", variableType: "string", options: ["eu-west-1", "us-east-1"] }]);
         const again = await fx.plugin.check(moduleUrn("imported"), {}, imported.inputs!);
+        expect(again.failures).toEqual([]);
         expect((await fx.plugin.diff(moduleUrn("imported"), bucket.id, imported.outputs, again.inputs, imported.inputs)).changes).toBe("none");
     });
 });
