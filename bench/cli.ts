@@ -1,12 +1,18 @@
 /**
  * Area `cli`: the real `pulumi up` and `pulumi destroy` of a program of `BENCH_CLI_PROJECTS` (200)
- * `wos:Project`s, beside the same program on the thinnest dynamic provider that sends the same requests
- * (`bench/thinProvider.ts`), in the same run: wall time, and the CPU time of the CLI with everything it
- * started (the language host, the provider host; `/usr/bin/time`), each the median of `BENCH_CLI_ROUNDS` (2)
- * alternating rounds. The target (issue 18): at most 1.3x.
+ * `wos:Project`s, in the same run:
+ * - through the dynamic resources, beside the same program on the thinnest dynamic provider that sends the
+ *   same requests (`bench/thinProvider.ts`); the target (issue 18): at most 1.3x;
+ * - through the native plugin `pulumi-resource-wos` (the tarball of `npm run plugin:pack`, installed by
+ *   `pulumi plugin install --file`), beside the dynamic resources; expected (issue 21): faster and smaller,
+ *   since no resource carries the serialized provider.
+ * Each figure is wall time, the CPU time of the CLI with everything it started (the language host, the
+ * provider host or plugin; `/usr/bin/time`), and the size of the stack's state after the `up` (`pulumi stack
+ * export`), each the median of `BENCH_CLI_ROUNDS` (2) rounds in alternating order.
  *
- * The CLI is the one `tests/cli/setup.sh` builds (`npm run bench` runs it first). Both programs are plain
- * JavaScript in directories whose `node_modules` link this repository (built) and its `@pulumi/pulumi`.
+ * The CLI is the one `tests/cli/setup.sh` builds (`npm run bench` runs it first). The three programs are plain
+ * JavaScript in directories whose `node_modules` link this repository (built) and its `@pulumi/pulumi`; the
+ * plugin's program declares `wos:index:Project` by its type token, as a generated SDK would.
  *
  * @module
  */
@@ -14,6 +20,8 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { packPlugin } from "../plugin/pack";
+import { pluginVersion } from "../plugin/pluginVersion";
 import { ORGANIZATION, TOKEN, cpuTimeMs, envNumber, formatNumber, heading, median, reportBeside, type ServerProcess } from "./support";
 
 /** The target of issue 18: at most 1.3x the same program on the thinnest provider. */
@@ -30,8 +38,8 @@ function pulumiBinDir(): string {
     return dir;
 }
 
-/** The two programs: `count` projects through `wos.Project`, and through the thin provider. */
-function programSources(count: number): { ours: string; thin: string } {
+/** The three programs: `count` projects through `wos.Project`, through the thin provider, and through the plugin. */
+function programSources(count: number): Record<Label, string> {
     const thinModule = path.join(__dirname, "thinProvider.js");
     const loop = (make: string) => `for (let index = 0; index < ${count}; index += 1) ${make};\n`;
     const name = (prefix: string) => `{ organization: "${ORGANIZATION}", name: "${prefix} " + String(index).padStart(4, "0"), description: "bench" }`;
@@ -53,8 +61,14 @@ class ThinProject extends pulumi.dynamic.Resource {
     constructor(name, args) { super(provider, name, args, undefined, "wos", "Project"); }
 }
 ${loop(`new ThinProject("p" + index, ${name("Bench Cli Thin")})`)}`,
+        plugin: `"use strict";
+const pulumi = require("@pulumi/pulumi");
+${loop(`new pulumi.CustomResource("wos:index:Project", "p" + index, ${name("Bench Cli Plugin")})`)}`,
     };
 }
+
+const LABELS = ["ours", "thin", "plugin"] as const;
+type Label = (typeof LABELS)[number];
 
 interface Command {
     wallMs: number;
@@ -100,44 +114,71 @@ async function prepareProgram(root: string, label: string, source: string, serve
     await pulumi(["stack", "init", "bench"]);
     await pulumi(["config", "set", "wos:address", server.url]);
     await pulumi(["config", "set", "--secret", "wos:token", TOKEN]);
-    return pulumi;
+    /** The size in bytes of the stack's state, as `pulumi stack export` writes it. */
+    const stateBytes = async (): Promise<number> => {
+        const file = path.join(root, `${label}-state.json`);
+        await pulumi(["stack", "export", "--file", file]);
+        return fs.statSync(file).size;
+    };
+    return { pulumi, stateBytes };
 }
 
 export async function benchCli(server: ServerProcess): Promise<void> {
     const count = envNumber("BENCH_CLI_PROJECTS", 200);
     const rounds = envNumber("BENCH_CLI_ROUNDS", 2);
-    heading(`cli (the real pulumi up and destroy of ${count} projects, beside the thinnest provider; median of ${rounds} alternating rounds)`);
+    heading(
+        `cli (the real pulumi up and destroy of ${count} projects: the dynamic resources beside the thinnest provider, ` +
+            `the native plugin beside the dynamic resources; median of ${rounds} rounds in rotating order)`,
+    );
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "wos-bench-cli-"));
     try {
         const sources = programSources(count);
-        const programs = {
-            ours: await prepareProgram(root, "ours", sources.ours, server),
-            thin: await prepareProgram(root, "thin", sources.thin, server),
-        };
-        const figures: Record<string, Record<"up" | "destroy", Command[]>> = {
-            ours: { up: [], destroy: [] },
-            thin: { up: [], destroy: [] },
-        };
-        const serverCpu: Record<string, number[]> = { ours: [], thin: [] };
+        const programs = {} as Record<Label, Awaited<ReturnType<typeof prepareProgram>>>;
+        for (const label of LABELS) programs[label] = await prepareProgram(root, label, sources[label], server);
+        // The plugin as a user installs it: the packed tarball, into the plugin program's own PULUMI_HOME.
+        const tarball = await packPlugin(path.join(root, "plugin-pack"));
+        await programs.plugin.pulumi(["plugin", "install", "resource", "wos", pluginVersion(), "--file", tarball]);
+        const figures = {} as Record<Label, { up: Command[]; destroy: Command[]; stateBytes: number[] }>;
+        const serverCpu = {} as Record<Label, number[]>;
+        for (const label of LABELS) {
+            figures[label] = { up: [], destroy: [], stateBytes: [] };
+            serverCpu[label] = [];
+        }
         for (let round = 0; round < rounds; round += 1) {
-            // Alternating, so that a slow minute of the machine falls on both.
-            for (const label of round % 2 === 0 ? (["ours", "thin"] as const) : (["thin", "ours"] as const)) {
+            // Rotated each round, so that a slow minute of the machine falls on each program in turn.
+            const order = [...LABELS.slice(round % LABELS.length), ...LABELS.slice(0, round % LABELS.length)];
+            for (const label of order) {
                 const before = cpuTimeMs(server.pid);
-                figures[label]!.up.push(await programs[label](["up", "--yes", "--skip-preview"]));
-                figures[label]!.destroy.push(await programs[label](["destroy", "--yes", "--skip-preview"]));
-                serverCpu[label]!.push(cpuTimeMs(server.pid) - before);
+                figures[label].up.push(await programs[label].pulumi(["up", "--yes", "--skip-preview"]));
+                figures[label].stateBytes.push(await programs[label].stateBytes());
+                figures[label].destroy.push(await programs[label].pulumi(["destroy", "--yes", "--skip-preview"]));
+                serverCpu[label].push(cpuTimeMs(server.pid) - before);
             }
         }
+        const wall = (label: Label, operation: "up" | "destroy") => median(figures[label][operation].map((command) => command.wallMs)) / 1000;
+        const cpu = (label: Label, operation: "up" | "destroy") => median(figures[label][operation].map((command) => command.cpuMs)) / 1000;
         for (const operation of ["up", "destroy"] as const) {
-            const wall = (label: string) => median(figures[label]![operation].map((command) => command.wallMs));
-            const cpu = (label: string) => median(figures[label]![operation].map((command) => command.cpuMs));
-            reportBeside(`pulumi ${operation}, wall`, wall("ours") / 1000, "thin provider", wall("thin") / 1000, "s", { ratio: TARGET });
-            reportBeside(`pulumi ${operation}, CPU of the CLI and its hosts`, cpu("ours") / 1000, "thin provider", cpu("thin") / 1000, "s", { ratio: TARGET });
+            reportBeside(`pulumi ${operation}, wall`, wall("ours", operation), "thin provider", wall("thin", operation), "s", { ratio: TARGET });
+            reportBeside(`pulumi ${operation}, CPU of the CLI and its hosts`, cpu("ours", operation), "thin provider", cpu("thin", operation), "s", {
+                ratio: TARGET,
+            });
         }
         console.log(
-            `  (the service's CPU for an up and a destroy: ${formatNumber(median(serverCpu.ours!) / 1000)} s, ` +
-                `with the thin provider ${formatNumber(median(serverCpu.thin!) / 1000)} s)`,
+            `  (the service's CPU for an up and a destroy: ${formatNumber(median(serverCpu.ours) / 1000)} s, ` +
+                `with the thin provider ${formatNumber(median(serverCpu.thin) / 1000)} s)`,
         );
+        // The plugin beside the dynamic resources: a ratio below 1 is the plugin's gain.
+        const besideDynamic = (what: string, plugin: number, dynamic: number, unit: string) =>
+            console.log(
+                `${what}: plugin ${formatNumber(plugin)} ${unit} | dynamic resources ${formatNumber(dynamic)} ${unit} | ` +
+                    `${formatNumber(plugin / dynamic)}x  expected < 1x: ${plugin < dynamic ? "met" : "NOT met"}`,
+            );
+        for (const operation of ["up", "destroy"] as const) {
+            besideDynamic(`pulumi ${operation} through the plugin, wall`, wall("plugin", operation), wall("ours", operation), "s");
+            besideDynamic(`pulumi ${operation} through the plugin, CPU of the CLI and its hosts`, cpu("plugin", operation), cpu("ours", operation), "s");
+        }
+        besideDynamic(`state of ${count} projects through the plugin`, median(figures.plugin.stateBytes) / 1024, median(figures.ours.stateBytes) / 1024, "KiB");
+        console.log(`  (the service's CPU for an up and a destroy through the plugin: ${formatNumber(median(serverCpu.plugin) / 1000)} s)`);
     } finally {
         fs.rmSync(root, { recursive: true, force: true });
     }

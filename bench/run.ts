@@ -14,7 +14,8 @@
  * - `provider`: projects through the real provider host beside the thinnest provider and a raw replay
  *   (`bench/provider.ts`);
  * - `cli`: the real `pulumi up` and `destroy` of 200 projects beside the same program on the thinnest
- *   provider (`bench/cli.ts`; the CLI that `tests/cli/setup.sh` builds);
+ *   provider, and through the native plugin beside the dynamic resources, with the state's size
+ *   (`bench/cli.ts`; the CLI that `tests/cli/setup.sh` builds);
  * - `requests`: requests per provider operation, as a table (`bench/requests.ts`);
  * - `basic`: the figures of earlier issues (`bench/basic.ts`).
  *
