@@ -6,9 +6,8 @@
  * organization, and a token's scope shows in what the other cannot read. Configuration falls back to the
  * environment as the dynamic resources' does, and no message ever holds a token.
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { ProviderCallError, startPluginHost, type ProviderHost } from "../support/providerHost";
+import { startRecorder, type Recorder } from "../support/recordingProxy";
 import { TOKENS } from "../support/seed";
 import { createResource } from "./engineSteps";
 import { providerConfig, TYPES, usePluginFixture } from "./pluginFixture";
@@ -16,32 +15,6 @@ import { providerConfig, TYPES, usePluginFixture } from "./pluginFixture";
 const fx = usePluginFixture();
 
 const ALL_TOKENS = [...Object.values(TOKENS), "admin-token"];
-
-/** A proxy in front of the service that records the method, path and `Authorization` of each request. */
-interface Recorder {
-    url: string;
-    requests: Array<{ method: string; path: string; authorization: string | undefined }>;
-    close(): Promise<void>;
-}
-
-async function startRecorder(target: string): Promise<Recorder> {
-    const requests: Recorder["requests"] = [];
-    const server = http.createServer((request, response) => {
-        requests.push({ method: request.method!, path: request.url!, authorization: request.headers.authorization });
-        const upstream = http.request(new URL(request.url!, target), { method: request.method, headers: request.headers }, (answer) => {
-            response.writeHead(answer.statusCode!, answer.headers);
-            answer.pipe(response);
-        });
-        upstream.on("error", () => response.destroy());
-        request.pipe(upstream);
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return {
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        requests,
-        close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-    };
-}
 
 let acmeRecorder: Recorder;
 let globexRecorder: Recorder;
