@@ -12,9 +12,9 @@
  * @module
  */
 import * as pulumi from "@pulumi/pulumi";
-import { NoCodeModule, type NoCodeModuleVariableOptionsArgs } from "../noCodeModule";
-import { isPlainObject, NoCodeWorkspace, type NoCodeWorkspaceVarArgs } from "../noCodeWorkspace";
-import { Project } from "../project";
+import { NoCodeModule, type NoCodeModuleArgs, type NoCodeModuleVariableOptionsArgs } from "../noCodeModule";
+import { isPlainObject, NoCodeWorkspace, type NoCodeWorkspaceArgs, type NoCodeWorkspaceVarArgs } from "../noCodeWorkspace";
+import { Project, type ProjectArgs } from "../project";
 
 /** The component's type token: part of the URN of the component and of each of its children. Never rename it. */
 export const NO_CODE_PROJECT_TYPE = "wos:index:NoCodeProject";
@@ -79,7 +79,11 @@ export interface NoCodeProjectRegistryModuleArgs {
     moduleVersion?: never;
 }
 
-/** Where the workspaces of a {@link NoCodeProject} are made from: exactly one of the two forms. */
+/**
+ * Where the workspaces of a {@link NoCodeProject} are made from: exactly one of the two forms, an existing
+ * no-code module (`noCodeModuleId`, `moduleVersion`) or a registry module enabled here (`registryModuleId`,
+ * `versionPin`, `variableOptions`).
+ */
 export type NoCodeProjectModuleArgs = NoCodeProjectExistingModuleArgs | NoCodeProjectRegistryModuleArgs;
 
 /**
@@ -143,8 +147,10 @@ export interface NoCodeProjectArgs extends NoCodeProjectWorkspaceSettings {
 /**
  * The construction-time rules: what decides which children exist must be known and unambiguous. Throws
  * an error naming the field and the rule, before anything is registered.
+ *
+ * @internal Shared with the native plugin's `Construct` of `wos:index:NoCodeProject`.
  */
-function validate(name: string, args: NoCodeProjectArgs | undefined): void {
+export function validateNoCodeProject(name: string, args: NoCodeProjectArgs | undefined): void {
     const fail = (field: string, rule: string): never => {
         throw new Error(`wos.NoCodeProject "${name}": ${field} ${rule}`);
     };
@@ -210,6 +216,161 @@ function mergeWorkspaceVars(
         .apply(([sharedVars, ownVars]) => mergeKnownVars(sharedVars, ownVars)) as pulumi.Output<NoCodeWorkspaceVarArgs[]>;
 }
 
+/** What the body of a {@link NoCodeProject} reads of its project child. @internal */
+export interface NoCodeProjectProjectChild {
+    readonly id: pulumi.Output<string>;
+}
+
+/** What the body of a {@link NoCodeProject} reads of its module child. @internal */
+export interface NoCodeProjectModuleChild {
+    readonly id: pulumi.Output<string>;
+    readonly versionPin: pulumi.Output<string>;
+}
+
+/** What the body of a {@link NoCodeProject} reads of a workspace child. @internal */
+export interface NoCodeProjectWorkspaceChild {
+    readonly id: pulumi.Output<string>;
+    readonly moduleVersion: pulumi.Output<string>;
+    readonly noCodeUpgradeAvailable: pulumi.Output<boolean>;
+}
+
+/**
+ * How the children of a {@link NoCodeProject} are made: each child's resource name, inputs and options in,
+ * the resource out. The TypeScript component makes the dynamic resources ({@link Project},
+ * {@link NoCodeModule}, {@link NoCodeWorkspace}); the native plugin's `Construct` makes its `wos:index:*`
+ * resources of the same inputs, so that the two components cannot compose differently.
+ *
+ * @internal
+ */
+export interface NoCodeProjectChildFactory<
+    P extends NoCodeProjectProjectChild,
+    M extends NoCodeProjectModuleChild,
+    W extends NoCodeProjectWorkspaceChild,
+> {
+    project(name: string, args: ProjectArgs, opts: pulumi.CustomResourceOptions): P;
+    module(name: string, args: NoCodeModuleArgs, opts: pulumi.CustomResourceOptions): M;
+    workspace(name: string, args: NoCodeWorkspaceArgs, opts: pulumi.CustomResourceOptions): W;
+}
+
+/** The outputs of a {@link NoCodeProject}, as it registers them. @internal */
+export interface NoCodeProjectOutputs {
+    projectId: pulumi.Output<string>;
+    noCodeModuleId: pulumi.Output<string>;
+    workspaceIds: pulumi.Output<Record<string, string>>;
+    moduleVersions: pulumi.Output<Record<string, string>>;
+    upgradesAvailable: pulumi.Output<Record<string, boolean>>;
+}
+
+/** What {@link composeNoCodeProject} made. @internal */
+export interface NoCodeProjectComposition<P, M, W> {
+    project: P;
+    module: M | undefined;
+    workspaces: Readonly<Record<string, W>>;
+    outputs: NoCodeProjectOutputs;
+}
+
+/**
+ * The body of a {@link NoCodeProject}: which children exist, with which inputs, each parented to
+ * `component`, and the outputs made of theirs. `args` must have passed {@link validateNoCodeProject}.
+ *
+ * @internal Shared with the native plugin's `Construct` of `wos:index:NoCodeProject`.
+ */
+export function composeNoCodeProject<
+    P extends NoCodeProjectProjectChild,
+    M extends NoCodeProjectModuleChild,
+    W extends NoCodeProjectWorkspaceChild,
+>(component: pulumi.Resource, name: string, args: NoCodeProjectArgs, children: NoCodeProjectChildFactory<P, M, W>): NoCodeProjectComposition<P, M, W> {
+    const parent = { parent: component };
+
+    const project = children.project(
+        `${name}-project`,
+        {
+            organization: args.organization,
+            name: args.project.name,
+            description: args.project.description,
+            autoDestroyActivityDuration: args.project.autoDestroyActivityDuration,
+            tags: args.project.tags,
+        },
+        parent,
+    );
+
+    let module: M | undefined;
+    let noCodeModuleId: pulumi.Input<string>;
+    let moduleVersion: pulumi.Input<string> | undefined;
+    if (args.module.registryModuleId !== undefined) {
+        const registry: NoCodeProjectRegistryModuleArgs = args.module;
+        module = children.module(
+            `${name}-module`,
+            {
+                organization: args.organization,
+                registryModuleId: registry.registryModuleId,
+                versionPin: registry.versionPin,
+                // The component makes workspaces from it: a disabled module could make none.
+                enabled: true,
+                variableOptions: registry.variableOptions,
+            },
+            parent,
+        );
+        noCodeModuleId = module.id;
+        // Following the pin: raising `versionPin` upgrades every workspace in the same `up`.
+        moduleVersion = module.versionPin;
+    } else {
+        const existing = args.module as NoCodeProjectExistingModuleArgs;
+        noCodeModuleId = existing.noCodeModuleId;
+        moduleVersion = existing.moduleVersion;
+    }
+
+    const workspaces: Record<string, W> = {};
+    for (const [workspaceName, own = {}] of Object.entries(args.workspaces)) {
+        // Execution mode and agent pool go together: a workspace with its own mode takes only its own pool.
+        const ownMode = own.executionMode !== undefined;
+        workspaces[workspaceName] = children.workspace(
+            `${name}-${workspaceName}`,
+            {
+                noCodeModuleId,
+                moduleVersion,
+                projectId: project.id,
+                name: workspaceName,
+                description: own.description,
+                autoApply: own.autoApply ?? args.autoApply ?? NO_CODE_PROJECT_DEFAULTS.autoApply,
+                executionMode: own.executionMode ?? args.executionMode ?? NO_CODE_PROJECT_DEFAULTS.executionMode,
+                agentPoolId: ownMode ? own.agentPoolId : own.agentPoolId ?? args.agentPoolId,
+                sourceName: own.sourceName ?? args.sourceName,
+                sourceUrl: own.sourceUrl ?? args.sourceUrl,
+                vars: mergeWorkspaceVars(args.vars, own.vars),
+                upgradeTimeoutSeconds:
+                    own.upgradeTimeoutSeconds ?? args.upgradeTimeoutSeconds ?? NO_CODE_PROJECT_DEFAULTS.upgradeTimeoutSeconds,
+            },
+            parent,
+        );
+    }
+
+    const byWorkspace = <T>(pick: (workspace: W) => pulumi.Output<T>): pulumi.Output<Record<string, T>> =>
+        pulumi.all(
+            Object.fromEntries(Object.entries(workspaces).map(([workspaceName, workspace]) => [workspaceName, pick(workspace)])),
+        ) as pulumi.Output<Record<string, T>>;
+
+    return {
+        project,
+        module,
+        workspaces: Object.freeze(workspaces),
+        outputs: {
+            projectId: project.id,
+            noCodeModuleId: pulumi.output(noCodeModuleId),
+            workspaceIds: byWorkspace((workspace) => workspace.id),
+            moduleVersions: byWorkspace((workspace) => workspace.moduleVersion),
+            upgradesAvailable: byWorkspace((workspace) => workspace.noCodeUpgradeAvailable),
+        },
+    };
+}
+
+/** The TypeScript component's children: the dynamic resources. */
+const DYNAMIC_CHILDREN: NoCodeProjectChildFactory<Project, NoCodeModule, NoCodeWorkspace> = {
+    project: (name, args, opts) => new Project(name, args, opts),
+    module: (name, args, opts) => new NoCodeModule(name, args, opts),
+    workspace: (name, args, opts) => new NoCodeWorkspace(name, args, opts),
+};
+
 /**
  * A project, a no-code module and the no-code workspaces made from it, as one component (type token
  * `wos:index:NoCodeProject`). Its children are a {@link Project} (`<name>-project`), a {@link NoCodeModule}
@@ -255,92 +416,19 @@ export class NoCodeProject extends pulumi.ComponentResource {
      * @param opts Resource options, inherited by every child.
      */
     constructor(name: string, args: NoCodeProjectArgs, opts?: pulumi.ComponentResourceOptions) {
-        validate(name, args);
+        validateNoCodeProject(name, args);
         // No inputs go to the engine: the component's state would otherwise hold every var value in plain
         // text (a sensitive value the program left unmarked included). The children hold what matters.
         super(NO_CODE_PROJECT_TYPE, name, {}, opts);
-        const parent = { parent: this };
-
-        this.project = new Project(
-            `${name}-project`,
-            {
-                organization: args.organization,
-                name: args.project.name,
-                description: args.project.description,
-                autoDestroyActivityDuration: args.project.autoDestroyActivityDuration,
-                tags: args.project.tags,
-            },
-            parent,
-        );
-
-        let noCodeModuleId: pulumi.Input<string>;
-        let moduleVersion: pulumi.Input<string> | undefined;
-        if (args.module.registryModuleId !== undefined) {
-            const module: NoCodeProjectRegistryModuleArgs = args.module;
-            this.module = new NoCodeModule(
-                `${name}-module`,
-                {
-                    organization: args.organization,
-                    registryModuleId: module.registryModuleId,
-                    versionPin: module.versionPin,
-                    // The component makes workspaces from it: a disabled module could make none.
-                    enabled: true,
-                    variableOptions: module.variableOptions,
-                },
-                parent,
-            );
-            noCodeModuleId = this.module.id;
-            // Following the pin: raising `versionPin` upgrades every workspace in the same `up`.
-            moduleVersion = this.module.versionPin;
-        } else {
-            const module = args.module as NoCodeProjectExistingModuleArgs;
-            this.module = undefined;
-            noCodeModuleId = module.noCodeModuleId;
-            moduleVersion = module.moduleVersion;
-        }
-
-        const workspaces: Record<string, NoCodeWorkspace> = {};
-        for (const [workspaceName, own = {}] of Object.entries(args.workspaces)) {
-            // Execution mode and agent pool go together: a workspace with its own mode takes only its own pool.
-            const ownMode = own.executionMode !== undefined;
-            workspaces[workspaceName] = new NoCodeWorkspace(
-                `${name}-${workspaceName}`,
-                {
-                    noCodeModuleId,
-                    moduleVersion,
-                    projectId: this.project.id,
-                    name: workspaceName,
-                    description: own.description,
-                    autoApply: own.autoApply ?? args.autoApply ?? NO_CODE_PROJECT_DEFAULTS.autoApply,
-                    executionMode: own.executionMode ?? args.executionMode ?? NO_CODE_PROJECT_DEFAULTS.executionMode,
-                    agentPoolId: ownMode ? own.agentPoolId : own.agentPoolId ?? args.agentPoolId,
-                    sourceName: own.sourceName ?? args.sourceName,
-                    sourceUrl: own.sourceUrl ?? args.sourceUrl,
-                    vars: mergeWorkspaceVars(args.vars, own.vars),
-                    upgradeTimeoutSeconds:
-                        own.upgradeTimeoutSeconds ?? args.upgradeTimeoutSeconds ?? NO_CODE_PROJECT_DEFAULTS.upgradeTimeoutSeconds,
-                },
-                parent,
-            );
-        }
-        this.workspaces = Object.freeze(workspaces);
-
-        const byWorkspace = <T>(pick: (workspace: NoCodeWorkspace) => pulumi.Output<T>): pulumi.Output<Record<string, T>> =>
-            pulumi.all(
-                Object.fromEntries(Object.entries(workspaces).map(([workspaceName, workspace]) => [workspaceName, pick(workspace)])),
-            ) as pulumi.Output<Record<string, T>>;
-
-        this.projectId = this.project.id;
-        this.noCodeModuleId = pulumi.output(noCodeModuleId);
-        this.workspaceIds = byWorkspace((workspace) => workspace.id);
-        this.moduleVersions = byWorkspace((workspace) => workspace.moduleVersion);
-        this.upgradesAvailable = byWorkspace((workspace) => workspace.noCodeUpgradeAvailable);
-        this.registerOutputs({
-            projectId: this.projectId,
-            noCodeModuleId: this.noCodeModuleId,
-            workspaceIds: this.workspaceIds,
-            moduleVersions: this.moduleVersions,
-            upgradesAvailable: this.upgradesAvailable,
-        });
+        const composed = composeNoCodeProject(this, name, args, DYNAMIC_CHILDREN);
+        this.project = composed.project;
+        this.module = composed.module;
+        this.workspaces = composed.workspaces;
+        this.projectId = composed.outputs.projectId;
+        this.noCodeModuleId = composed.outputs.noCodeModuleId;
+        this.workspaceIds = composed.outputs.workspaceIds;
+        this.moduleVersions = composed.outputs.moduleVersions;
+        this.upgradesAvailable = composed.outputs.upgradesAvailable;
+        this.registerOutputs({ ...composed.outputs });
     }
 }
