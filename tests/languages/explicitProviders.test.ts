@@ -156,13 +156,14 @@ test("`pulumi up`: each project in its provider's organization, each request wit
     expect((await projectAs(acmeId, TOKENS.globexOwners)).status).toBe(404);
     expect((await projectAs(globexId, TOKENS.owners)).status).toBe(404);
 
-    // What went over the wire: each proxy saw its provider's creates and lookups, all with that provider's token.
+    // What went over the wire: each proxy saw requests with its provider's token only, and they were that
+    // provider's creates and lookups.
+    expect(authorizations(acmeProxy.requests)).toEqual([`Bearer ${ACME_TOKEN}`]);
+    expect(authorizations(globexProxy.requests)).toEqual([`Bearer ${GLOBEX_TOKEN}`]);
     expect(acmeProxy.requests).toEqual(expect.arrayContaining([expect.objectContaining({ method: "POST", path: "/api/v2/organizations/acme/projects" })]));
     expect(globexProxy.requests).toEqual(expect.arrayContaining([expect.objectContaining({ method: "POST", path: "/api/v2/organizations/globex/projects" })]));
     expect(acmeProxy.requests.filter((request) => request.path.includes("globex"))).toEqual([]);
     expect(globexProxy.requests.filter((request) => request.path.includes("acme"))).toEqual([]);
-    expect(authorizations(acmeProxy.requests)).toEqual([`Bearer ${ACME_TOKEN}`]);
-    expect(authorizations(globexProxy.requests)).toEqual([`Bearer ${GLOBEX_TOKEN}`]);
 
     const again = await stack.program.attempt(["preview", "--expect-no-changes"]);
     expect(again.code).toBe(0);
