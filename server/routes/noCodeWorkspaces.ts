@@ -93,7 +93,7 @@ export function registerNoCodeWorkspaceRoutes(api: FastifyInstance, { db, option
         const principal = principalOf(request);
         return readTransaction(db, () => {
             const { workspace } = noCodeWorkspace(db, principal, request.params.id, request.params.workspace, "read");
-            return upgradeDocument(request, workspace, upgradeOf(db, workspace, request.params.id!, request.params.run), Date.now());
+            return upgradeDocument(request, workspace, upgradeOf(db, workspace, request.params.run), Date.now());
         });
     });
 
@@ -102,7 +102,7 @@ export function registerNoCodeWorkspaceRoutes(api: FastifyInstance, { db, option
         const principal = principalOf(request);
         writeTransaction(db, () => {
             const { workspace } = noCodeWorkspace(db, principal, request.params.id, request.params.workspace, "manage");
-            confirmUpgrade(db, workspace, upgradeOf(db, workspace, request.params.id!, request.params.run), Date.now());
+            confirmUpgrade(db, workspace, upgradeOf(db, workspace, request.params.run), Date.now());
         });
         return CONFIRMED;
     });
@@ -255,10 +255,14 @@ function confirmUpgrade(db: Db, workspace: WorkspaceRow, run: WorkspaceUpgradeRo
     finishWorkspaceUpgrade(db, run.id, "applied", timestamp);
 }
 
-/** The run `runId` of this workspace made through module `moduleId`; 404 for any other. */
-function upgradeOf(db: Db, workspace: WorkspaceRow, moduleId: string, runId: string | undefined): WorkspaceUpgradeRow {
+/**
+ * The run `runId` of this workspace; 404 for any other. The workspace was made from the path's module
+ * (`noCodeWorkspace` checked it), and a workspace's runs are all made through its own module, so the run's
+ * module needs no check of its own.
+ */
+function upgradeOf(db: Db, workspace: WorkspaceRow, runId: string | undefined): WorkspaceUpgradeRow {
     const run = runId === undefined ? undefined : findWorkspaceUpgrade(db, runId);
-    if (!run || run.workspace_id !== workspace.id || run.no_code_module_id !== moduleId) {
+    if (!run || run.workspace_id !== workspace.id) {
         throw httpError(404, ERROR_CODES.notFound, "Workspace upgrade not found or you are not authorized to access it");
     }
     return run;

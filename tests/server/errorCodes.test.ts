@@ -210,6 +210,8 @@ describe("answers over HTTP", () => {
         const run = await initiateUpgrade(started.server, moduleId, workspace.id, [{ key: "size", value: "2", category: "infra" }]);
         const again = await owners().post(noCodePaths.upgrade(moduleId, workspace.id), upgradeDocument());
         expect(codesOf(again, 409)).toEqual([{ code: "upgrade_in_progress", meta: { "run-id": run.id, status: "pending" } }]);
+        // The words are for the person who reads the refusal: they name the run to wait for and where it stands.
+        expect(again.body.errors[0].detail).toMatch(new RegExp(`\\(${run.id}\\) is still 'pending'`));
         const confirm = await owners().post(noCodePaths.run(moduleId, workspace.id, run.id));
         expect(codesOf(confirm, 409)).toEqual([{ code: "upgrade_not_confirmable", meta: { "run-id": run.id, status: "pending" } }]);
     });
