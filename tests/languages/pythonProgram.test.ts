@@ -1,6 +1,6 @@
 /**
  * A Pulumi Python program (`tests/languages/python-project`) on the generated SDK (sdks/python, installed with pip
- * into a fresh environment) and the native plugin, through the real CLI: its whole life against the real
+ * into a fresh environment) and the native plugin, through the real CLI: the whole no-code life against the real
  * `wos-server` ({@link programLifecycleTests}). The Python language host of sdk 3.68 finds the environment's
  * `pulumi` only with the environment's bin first on PATH (its `virtualenv` option alone did not), as here.
  */
@@ -18,9 +18,9 @@ afterAll(() => {
 
 programLifecycleTests({
     source: path.join(__dirname, "python-project"),
-    projectName: "python-platform",
-    description: "Made by a Pulumi Python program",
-    tags: { team: "platform", language: "python" },
+    language: "python",
+    projectDescription: "Buckets made by a Pulumi Python program",
+    archiveKey: "python-archive-key-8e2d47",
     environment: async () => {
         environmentDir = fs.mkdtempSync(path.join(os.tmpdir(), "wos-python-program-"));
         const venv = await pythonEnvironmentWithSdk(path.join(environmentDir, "venv"));
