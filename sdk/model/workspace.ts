@@ -237,7 +237,7 @@ export interface Workspace {
     sourceName: string | null;
     /** A URL of that application; `null` when none. */
     sourceUrl: string | null;
-    /** The no-code module the workspace was created from, if any. */
+    /** The registry module (`mod-…`) of the no-code module the workspace was created from, if any. */
     sourceModuleId: string | null;
     /** Whether its no-code module has a newer version than the one the workspace runs (an upgrade is possible). */
     noCodeUpgradeAvailable: boolean;
