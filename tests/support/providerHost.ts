@@ -644,6 +644,50 @@ export class ProviderHost {
         };
     }
 
+    /**
+     * `Construct` of a multi-language component, as the engine asks it: `type`, `name`, the inputs (mark secrets
+     * with {@link secret}) with the URNs each input depends on, the resource monitor and the options. Answers the
+     * component's URN and its state (secrets as sent).
+     */
+    async construct(
+        type: string,
+        name: string,
+        inputs: PropertyMap,
+        options: {
+            monitor: string;
+            parent?: string;
+            dryRun?: boolean;
+            providers?: Record<string, string>;
+            inputDependencies?: Record<string, string[]>;
+            dependencies?: string[];
+            config?: Record<string, string>;
+            protect?: boolean;
+        },
+    ): Promise<{ urn: string; state: PropertyMap; stateDependencies: Record<string, string[]> }> {
+        const { provproto } = this.stubs;
+        const request = new provproto.ConstructRequest();
+        request.setProject(this.project);
+        request.setStack(this.stack);
+        request.setType(type);
+        request.setName(name);
+        request.setParent(options.parent ?? "");
+        request.setMonitorendpoint(options.monitor);
+        request.setDryrun(options.dryRun ?? false);
+        request.setParallel(4);
+        request.setInputs(this.toStruct(inputs));
+        request.setDependenciesList(options.dependencies ?? []);
+        request.setProtect(options.protect ?? false);
+        for (const [pkg, ref] of Object.entries(options.providers ?? {})) request.getProvidersMap().set(pkg, ref);
+        for (const [key, urns] of Object.entries(options.inputDependencies ?? {})) {
+            request.getInputdependenciesMap().set(key, new provproto.ConstructRequest.PropertyDependencies().setUrnsList(urns));
+        }
+        for (const [key, value] of Object.entries(options.config ?? {})) request.getConfigMap().set(key, value);
+        const response = await this.call<any>("construct", request);
+        const stateDependencies: Record<string, string[]> = {};
+        response.getStatedependenciesMap().forEach((dependencies: any, key: string) => (stateDependencies[key] = dependencies.getUrnsList()));
+        return { urn: response.getUrn(), state: ProviderHost.fromStruct(response.getState()), stateDependencies };
+    }
+
     /** `Cancel`: the engine's call when it stops. */
     async cancel(): Promise<void> {
         await this.call<unknown>("cancel", new this.stubs.emptyproto.Empty());
