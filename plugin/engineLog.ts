@@ -18,6 +18,11 @@ export class EngineLog {
         this.#address = address?.trim() || undefined;
     }
 
+    /** The engine's address, when the engine gave one. */
+    get address(): string | undefined {
+        return this.#address;
+    }
+
     /** Another engine address (given again by `Attach` or the handshake); the next line dials it. */
     setAddress(address: string): void {
         if (!address || address === this.#address) return;

@@ -3,9 +3,10 @@
  * it, in `dist/plugin-pack/pulumi-resource-wos-v<version>-linux-amd64.tar.gz`. The tarball holds, at its
  * root, the executable `pulumi-resource-wos` (a small `sh` launcher: `exec node <bundle> "$@"`, needing
  * Node.js 22 or later on `PATH`) and the bundle `pulumi-resource-wos.js`: the built plugin
- * (`dist/plugin/main.js`, so `npm run build` first, as the script does) and everything it loads, in one
- * file made by esbuild. It needs no `node_modules` and no `PulumiPlugin.yaml` (a plugin directory with one
- * would be run through a language host instead).
+ * (`dist/plugin/main.js`, so `npm run build` first, as the script does) and everything it loads, the
+ * Pulumi runtime included (for `Construct`; see {@link LEFT_OUT}), in one file made by esbuild. It needs no
+ * `node_modules` and no `PulumiPlugin.yaml` (a plugin directory with one would be run through a language host
+ * instead).
  *
  * Usage: `node dist/plugin/pack.js [output-directory]`; prints the tarball's path.
  *
@@ -38,14 +39,30 @@ exec node "$(dirname "$0")/${PLUGIN_BUNDLE}" "$@"
 `;
 
 /**
- * `@pulumi/pulumi` itself (its runtime, which needs a program) is never what the plugin runs: only the
- * handlers' fallback log loads it, inside a `try`, and the plugin gives every operation its own log. Left out
- * of the bundle; its `proto/` stubs, which the plugin serves with, are bundled.
+ * What the bundle leaves out of `@pulumi/pulumi`, whose runtime it holds (the plugin's `Construct` registers a
+ * component's children with the engine through it): the packages that only the serialization of a dynamic
+ * provider's code (closures, a program's `node_modules`) loads, which a native plugin never does. TypeScript
+ * alone is 9 MB and `@npmcli/arborist` pulls in an npm client. Each is replaced by a module that fails, naming
+ * itself, if anything ever uses it.
  */
-const withoutPulumiRuntime: Plugin = {
-    name: "without-pulumi-runtime",
+export const LEFT_OUT = ["typescript", "@npmcli/arborist"] as const;
+
+const withoutClosureSerialization: Plugin = {
+    name: "without-closure-serialization",
     setup(builder) {
-        builder.onResolve({ filter: /^@pulumi\/pulumi$/ }, (args) => ({ path: args.path, external: true }));
+        const filter = new RegExp(`^(${LEFT_OUT.map((name) => name.replace(/[/.]/g, "\\$&")).join("|")})$`);
+        builder.onResolve({ filter }, (args) => ({ path: args.path, namespace: "left-out" }));
+        builder.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({
+            loader: "js",
+            contents: `const message = ${JSON.stringify(`pulumi-resource-wos: ${args.path} is left out of the plugin's bundle (only the serialization of dynamic providers needs it)`)};
+module.exports = new Proxy({}, {
+    get(_, key) {
+        if (key === "__esModule" || typeof key === "symbol") return undefined;
+        throw new Error(message);
+    },
+});
+`,
+        }));
     },
 };
 
@@ -63,7 +80,7 @@ export async function packPlugin(outputDir = path.join(ROOT, "dist", "plugin-pac
         target: "node22",
         format: "cjs",
         define: { WOS_PLUGIN_VERSION: JSON.stringify(version) },
-        plugins: [withoutPulumiRuntime],
+        plugins: [withoutClosureSerialization],
         legalComments: "eof",
         logLevel: "warning",
     });

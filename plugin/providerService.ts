@@ -5,8 +5,8 @@
  *
  * What the dynamic provider host does for the dynamic resources, this does for the plugin, with what a
  * native plugin adds: `acceptSecrets` (secrets nested, and exactly the sensitive values marked), previews,
- * a detailed diff, `Read` for `pulumi import` (an id and nothing else), invokes, and a configuration per
- * explicit provider.
+ * a detailed diff, `Read` for `pulumi import` (an id and nothing else), invokes, a configuration per
+ * explicit provider, and `Construct` of the multi-language component `wos:index:NoCodeProject`.
  *
  * @module
  */
@@ -95,6 +95,7 @@ export class WosProviderService {
             read: this.unary((request: rpc.ReadRequest) => this.read(request)),
             update: this.unary((request: rpc.UpdateRequest) => this.update(request)),
             delete: this.unary((request: rpc.DeleteRequest) => this.delete(request)),
+            construct: this.unary((request: rpc.ConstructRequest) => this.construct(request)),
             // Nothing runs in the background between calls: there is nothing to stop.
             cancel: this.unary(async () => new Empty()),
             attach: this.unary(async (request: plugin.PluginAttach) => {
@@ -293,6 +294,19 @@ export class WosProviderService {
         const state = reveal(bagOf(request.getProperties()));
         await this.scoped(() => binding.handlers.delete(request.getId(), state));
         return new Empty();
+    }
+
+    // -----------------------------------------------------------------------------------------------------
+    // Components
+
+    /**
+     * A multi-language component (`wos:index:NoCodeProject`), made by the Pulumi runtime against the engine's
+     * monitor (`construct.ts`): its children are this plugin's resources, which the engine then creates,
+     * updates and deletes through the methods above. The runtime is loaded here, at the first component.
+     */
+    private async construct(request: rpc.ConstructRequest): Promise<rpc.ConstructResponse> {
+        const { construct } = await import("./construct");
+        return construct(request, this.engineLog.address);
     }
 
     // -----------------------------------------------------------------------------------------------------

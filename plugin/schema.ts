@@ -1,8 +1,8 @@
 /**
  * The package schema of `wos` ({@link wosPackageSchema}): what the plugin's `GetSchema` answers, and what the
  * SDKs of the other languages are generated from (`node -p 'JSON.stringify(require("./dist/plugin/schema").wosPackageSchema)'`).
- * Assembled from each resource's and function's piece (`plugin/resources/`, `plugin/functions/`), whose
- * descriptions are the TSDoc of the dynamic resources' declarations.
+ * Assembled from each resource's, component's and function's piece (`plugin/resources/`, `plugin/components/`,
+ * `plugin/functions/`), whose descriptions are the TSDoc of the dynamic resources' declarations.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import { getProjectBinding } from "./functions/getProject";
 import { getProjectsBinding } from "./functions/getProjects";
 import { getWorkspaceBinding } from "./functions/getWorkspace";
 import { getWorkspacesBinding } from "./functions/getWorkspaces";
+import { noCodeProjectSchema } from "./components/noCodeProject";
 import type { FunctionBinding } from "./functionBinding";
 import { pluginVersion } from "./pluginVersion";
 import type { ResourceBinding } from "./resourceBinding";
@@ -31,6 +32,9 @@ export const RESOURCE_BINDINGS: readonly ResourceBinding[] = [
     noCodeModuleBinding,
     noCodeWorkspaceBinding,
 ];
+
+/** Every multi-language component of the plugin (`isComponent`: the engine asks `Construct` for it). */
+export const COMPONENT_SCHEMAS = [noCodeProjectSchema] as const;
 
 /** Every function of the plugin. */
 export const FUNCTION_BINDINGS: readonly FunctionBinding[] = [
@@ -93,6 +97,10 @@ function assemble(): PackageSchema {
     const functions: Record<string, FunctionSpec> = {};
     const types: Record<string, ObjectTypeSpec> = {};
     for (const { schema } of RESOURCE_BINDINGS) {
+        resources[schema.token] = schema.spec;
+        Object.assign(types, schema.types);
+    }
+    for (const schema of COMPONENT_SCHEMAS) {
         resources[schema.token] = schema.spec;
         Object.assign(types, schema.types);
     }

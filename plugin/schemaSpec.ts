@@ -17,6 +17,8 @@ export interface TypeSpec {
     $ref?: string;
     /** The types a value may have. */
     oneOf?: TypeSpec[];
+    /** An input that takes no eventual value (an `Output`): it must be known when the program runs. */
+    plain?: boolean;
 }
 
 /** One property of a resource, function or object type. */
@@ -47,6 +49,8 @@ export interface ObjectTypeSpec {
 export interface ResourceSpec {
     /** Markdown. */
     description: string;
+    /** A multi-language component: the plugin's `Construct` makes it (and its children), not `Create`. */
+    isComponent?: boolean;
     /** The outputs by name (`id` and `urn` are implicit). */
     properties: Record<string, PropertySpec>;
     /** The outputs always present. */

@@ -26,6 +26,11 @@ export interface Shape {
     description: string;
     secret: boolean;
     default?: unknown;
+    /**
+     * An input of a resource or component that takes no eventual value (schema `plain`; in TypeScript, a type
+     * that is no `pulumi.Input`): what must be known when the program runs.
+     */
+    plain?: true;
 }
 
 /** A resource or function as both sides describe it. */
@@ -81,7 +86,37 @@ export class Declarations {
             const symbol = this.checker.getSymbolAtLocation(member.name)!;
             outputs[symbol.getName()] = this.shapeOf(symbol, inner, !this.includesUndefined(inner));
         }
-        return { description: this.descriptionOf(resourceClass), inputs: this.propertiesOf(this.checker.getDeclaredTypeOfSymbol(args)), outputs };
+        return { description: this.descriptionOf(resourceClass), inputs: this.inputsOf(args), outputs };
+    }
+
+    /**
+     * A component (a `pulumi.ComponentResource`): the class `name` (its description, and its outputs: the
+     * `public readonly` members of type `pulumi.Output<T>`, not the child resources) and the interface `<name>Args`.
+     */
+    component(name: string): Described {
+        const componentClass = this.exported(name);
+        const outputs: Record<string, Shape> = {};
+        for (const member of (componentClass.valueDeclaration as ts.ClassDeclaration).members) {
+            if (!ts.isPropertyDeclaration(member) || !member.type || !ts.isTypeReferenceNode(member.type)) continue;
+            if (!ts.isQualifiedName(member.type.typeName) || member.type.typeName.right.text !== "Output") continue;
+            if (!member.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.PublicKeyword)) continue;
+            const inner = this.checker.getTypeFromTypeNode(member.type.typeArguments![0]!);
+            const symbol = this.checker.getSymbolAtLocation(member.name)!;
+            outputs[symbol.getName()] = this.shapeOf(symbol, inner, !this.includesUndefined(inner));
+        }
+        return { description: this.descriptionOf(componentClass), inputs: this.inputsOf(this.exported(`${name}Args`)), outputs };
+    }
+
+    /** The inputs of a resource or component: its `Args`' properties, each `plain` when its type is no `pulumi.Input`. */
+    private inputsOf(args: ts.Symbol): Record<string, Shape> {
+        const inputs = this.propertiesOf(this.checker.getDeclaredTypeOfSymbol(args));
+        for (const property of this.checker.getPropertiesOfType(this.checker.getDeclaredTypeOfSymbol(args))) {
+            const declaration = property.valueDeclaration ?? property.declarations?.[0];
+            const type = declaration ? this.checker.getTypeOfSymbolAtLocation(property, declaration) : this.checker.getTypeOfSymbol(property);
+            const members = (type.isUnion() ? type.types : [type]).filter((member) => !(member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
+            if (this.valueMembers(type).length === members.length) inputs[property.getName()]!.plain = true;
+        }
+        return inputs;
     }
 
     /** A lookup: the function `name`, its `<Name>Args` and `<Name>Result`. */
@@ -137,6 +172,34 @@ export class Declarations {
         });
     }
 
+    /** An object type that is neither a list nor a map. */
+    private isObjectType(type: ts.Type): boolean {
+        if (!(type.flags & ts.TypeFlags.Object) || this.checker.isArrayType(type)) return false;
+        return !(this.checker.getIndexInfoOfType(type, ts.IndexKind.String) && this.checker.getPropertiesOfType(type).length === 0);
+    }
+
+    /**
+     * A union of object types (exactly one of several forms, e.g. `NoCodeProjectModuleArgs`): the schema's one
+     * object type with the properties of every form, each described where it is not `never` (the other forms
+     * say "not with ..." there), required only when every form requires it; described by the union's alias.
+     */
+    private unionShape(type: ts.Type, forms: ts.Type[]): TypeShape {
+        const properties: Record<string, Shape> = {};
+        const requiredIn = new Map<string, number>();
+        for (const form of forms) {
+            for (const property of this.checker.getPropertiesOfType(form)) {
+                const declaration = property.valueDeclaration ?? property.declarations?.[0];
+                const propertyType = declaration ? this.checker.getTypeOfSymbolAtLocation(property, declaration) : this.checker.getTypeOfSymbol(property);
+                if (this.valueMembers(propertyType).length === 0) continue;
+                const required = !(property.flags & ts.SymbolFlags.Optional);
+                if (required) requiredIn.set(property.getName(), (requiredIn.get(property.getName()) ?? 0) + 1);
+                properties[property.getName()] = this.shapeOf(property, propertyType, false);
+            }
+        }
+        for (const [name, count] of requiredIn) if (count === forms.length) properties[name]!.required = true;
+        return { kind: "object", description: type.aliasSymbol ? this.descriptionOf(type.aliasSymbol) : "", properties };
+    }
+
     private typeShape(type: ts.Type): TypeShape {
         const members = this.valueMembers(type);
         const kinds = new Set<string>();
@@ -151,6 +214,7 @@ export class Declarations {
             if (kinds.size === 1) return { kind: [...kinds][0] as "string" | "number" | "boolean" };
             return { kind: "oneOf", of: [...kinds].sort() };
         }
+        if (others.length > 1 && kinds.size === 0 && others.every((member) => this.isObjectType(member))) return this.unionShape(type, others);
         if (others.length > 1 || kinds.size > 0) throw new Error(`no schema type for ${this.checker.typeToString(type)}`);
         const only = others[0]!;
         if (this.checker.isArrayType(only)) return { kind: "array", items: this.typeShape(this.checker.getTypeArguments(only as ts.TypeReference)[0]!) };
@@ -167,6 +231,7 @@ export class Declarations {
 /** The package schema's parts this comparison reads. */
 interface SchemaProperty {
     type?: string;
+    plain?: boolean;
     items?: SchemaProperty;
     additionalProperties?: SchemaProperty;
     $ref?: string;
@@ -181,7 +246,7 @@ interface SchemaObject {
     required?: string[];
 }
 export interface PackageSchema {
-    resources: Record<string, { description: string; properties: Record<string, SchemaProperty>; required?: string[]; inputProperties: Record<string, SchemaProperty>; requiredInputs?: string[] }>;
+    resources: Record<string, { description: string; isComponent?: boolean; properties: Record<string, SchemaProperty>; required?: string[]; inputProperties: Record<string, SchemaProperty>; requiredInputs?: string[] }>;
     functions: Record<string, { description: string; inputs: SchemaObject; outputs: SchemaObject }>;
     types: Record<string, SchemaObject>;
 }
@@ -219,9 +284,11 @@ function schemaProperties(schema: PackageSchema, properties: Record<string, Sche
 export function schemaResource(schema: PackageSchema, token: string): Described {
     const resource = schema.resources[token];
     if (!resource) throw new Error(`the schema has no resource ${token}`);
+    const inputs = schemaProperties(schema, resource.inputProperties, resource.requiredInputs ?? []);
+    for (const [name, property] of Object.entries(resource.inputProperties)) if (property.plain) inputs[name]!.plain = true;
     return {
         description: resource.description,
-        inputs: schemaProperties(schema, resource.inputProperties, resource.requiredInputs ?? []),
+        inputs,
         outputs: schemaProperties(schema, resource.properties, resource.required ?? []),
     };
 }

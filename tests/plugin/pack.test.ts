@@ -2,7 +2,8 @@
  * The plugin as a user installs it (issue 21): `npm run plugin:pack`'s tarball holds the executable
  * `pulumi-resource-wos` (a launcher of Node.js) and one bundle, which the real `pulumi plugin install
  * resource wos <version> --file <tarball>` takes; the installed plugin, run from a directory without any
- * `node_modules`, is the whole provider: it answers its version and makes, reads and deletes a project.
+ * `node_modules`, is the whole provider: it answers its version, makes, reads and deletes a project, and loads
+ * the Pulumi runtime bundled for `Construct`.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -42,6 +43,10 @@ test("the tarball is named for the version and platform, and holds the launcher,
     const listing = execFileSync("tar", ["-tvzf", tarball], { encoding: "utf8" }).trim().split("\n");
     expect(listing.map((line) => line.split(/\s+/).pop()).sort()).toEqual(["LICENSE", "pulumi-resource-wos", "pulumi-resource-wos.js"]);
     expect(listing.find((line) => line.endsWith(" pulumi-resource-wos"))).toMatch(/^-rwxr-xr-x/);
+    // The Pulumi runtime is in the bundle (Construct needs it), without TypeScript and an npm client (plugin/pack.ts LEFT_OUT):
+    // about 5 MB; TypeScript alone would add 9.
+    const bundleBytes = Number(listing.find((line) => line.endsWith(" pulumi-resource-wos.js"))!.split(/\s+/)[2]);
+    expect(bundleBytes).toBeLessThan(8 * 1024 * 1024);
     const launcher = execFileSync("tar", ["-xzOf", tarball, "pulumi-resource-wos"], { encoding: "utf8" });
     expect(launcher).toMatch(/^#!\/bin\/sh\n/);
     expect(launcher).toContain('exec node "$(dirname "$0")/pulumi-resource-wos.js" "$@"');
@@ -72,4 +77,9 @@ test("pulumi plugin install takes it, and the installed plugin alone (no node_mo
     expect(shown.body.data.attributes.name).toBe("Made By The Packed Plugin");
     await plugin.delete(urn, project.id, project.outputs, project.inputs);
     expect((await server.request("GET", `/projects/${project.id}`, { token: TOKENS.owners })).status).toBe(404);
+
+    // Construct loads the Pulumi runtime, from the bundle alone: it answers (here, that it makes no such component).
+    await expect(plugin.construct("wos:index:Project", "p", {}, { monitor: "127.0.0.1:1" })).rejects.toThrow(
+        /unknown component type wos:index:Project \(the plugin has wos:index:NoCodeProject\)/,
+    );
 });

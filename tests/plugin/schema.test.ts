@@ -4,10 +4,11 @@
  * optionality, its default (TSDoc `@defaultValue`), its secretness (TSDoc `@secret`) and its description
  * (the TSDoc). A difference of any of them fails here, naming the resource and the property.
  */
-import { RESOURCE_BINDINGS, FUNCTION_BINDINGS, wosPackageSchema } from "../../plugin/schema";
+import { COMPONENT_SCHEMAS, RESOURCE_BINDINGS, FUNCTION_BINDINGS, wosPackageSchema } from "../../plugin/schema";
 import { Declarations, schemaFunction, schemaResource, type Described, type PackageSchema } from "./declaredSchema";
 
 const RESOURCES = ["Project", "ProjectTagBindings", "Variable", "Workspace", "NoCodeModule", "NoCodeWorkspace"];
+const COMPONENTS = ["NoCodeProject"];
 const FUNCTIONS = ["getProject", "getProjects", "getWorkspace", "getWorkspaces", "getNoCodeModule"];
 
 let declarations: Declarations;
@@ -24,8 +25,11 @@ function properties(described: Described): Pick<Described, "inputs" | "outputs">
 }
 
 describe("the plugin's schema is the dynamic resources' declarations", () => {
-    test("it has exactly the six resources and five functions, under wos:index tokens", () => {
-        expect(Object.keys(wosPackageSchema.resources).sort()).toEqual(RESOURCES.map((name) => `wos:index:${name}`).sort());
+    test("it has exactly the six resources, one component and five functions, under wos:index tokens", () => {
+        expect(Object.keys(wosPackageSchema.resources).sort()).toEqual([...RESOURCES, ...COMPONENTS].map((name) => `wos:index:${name}`).sort());
+        expect(COMPONENT_SCHEMAS.map((piece) => piece.token)).toEqual(COMPONENTS.map((name) => `wos:index:${name}`));
+        for (const name of RESOURCES) expect(wosPackageSchema.resources[`wos:index:${name}`]!.isComponent).toBeUndefined();
+        for (const name of COMPONENTS) expect(wosPackageSchema.resources[`wos:index:${name}`]!.isComponent).toBe(true);
         expect(Object.keys(wosPackageSchema.functions).sort()).toEqual(FUNCTIONS.map((name) => `wos:index:${name}`).sort());
         expect(RESOURCE_BINDINGS).toHaveLength(RESOURCES.length);
         expect(FUNCTION_BINDINGS).toHaveLength(FUNCTIONS.length);
@@ -34,6 +38,13 @@ describe("the plugin's schema is the dynamic resources' declarations", () => {
     test.each(RESOURCES)("wos:index:%s: every input and output, with type, optionality, default, secretness and description", (name) => {
         expect(properties(schemaResource(schema, `wos:index:${name}`))).toEqual(properties(declarations.resource(name)));
     });
+
+    test.each(COMPONENTS)(
+        "wos:index:%s (a component): every input and output, with type, optionality, plainness, default, secretness and description",
+        (name) => {
+            expect(properties(schemaResource(schema, `wos:index:${name}`))).toEqual(properties(declarations.component(name)));
+        },
+    );
 
     test.each(FUNCTIONS)("wos:index:%s: every argument and result field, with type, optionality and description", (name) => {
         expect(properties(schemaFunction(schema, `wos:index:${name}`))).toEqual(properties(declarations.function(name)));
@@ -53,6 +64,22 @@ describe("the plugin's schema is the dynamic resources' declarations", () => {
         expect(drifted((copy) => variable(copy).requiredInputs!.push("description"))).not.toEqual(declared);
         expect(drifted((copy) => (variable(copy).properties.value!.secret = true))).not.toEqual(declared);
         expect(drifted((copy) => (variable(copy).inputProperties.hcl!.default = false))).not.toEqual(declared);
+        expect(drifted((copy) => (variable(copy).inputProperties.key!.plain = true))).not.toEqual(declared);
+    });
+
+    test("the comparison sees a drift of the component: a plain input made eventual, a form's field dropped, an output's type", () => {
+        const declared = properties(declarations.component("NoCodeProject"));
+        const drifted = (change: (copy: PackageSchema) => void) => {
+            const copy = JSON.parse(JSON.stringify(wosPackageSchema)) as PackageSchema;
+            change(copy);
+            return properties(schemaResource(copy, "wos:index:NoCodeProject"));
+        };
+        const component = (copy: PackageSchema) => copy.resources["wos:index:NoCodeProject"]!;
+        expect(drifted(() => undefined)).toEqual(declared);
+        expect(drifted((copy) => delete component(copy).inputProperties.workspaces!.plain)).not.toEqual(declared);
+        expect(drifted((copy) => delete copy.types["wos:index:NoCodeProjectModule"]!.properties!.versionPin)).not.toEqual(declared);
+        expect(drifted((copy) => (component(copy).properties.upgradesAvailable!.additionalProperties!.type = "string"))).not.toEqual(declared);
+        expect(drifted((copy) => component(copy).required!.pop())).not.toEqual(declared);
     });
 });
 

@@ -23,6 +23,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 	switch typ {
 	case "wos:index:NoCodeModule":
 		r = &NoCodeModule{}
+	case "wos:index:NoCodeProject":
+		r = &NoCodeProject{}
 	case "wos:index:NoCodeWorkspace":
 		r = &NoCodeWorkspace{}
 	case "wos:index:Project":

@@ -483,6 +483,357 @@ func (o NoCodeModuleVariableOptionsArrayOutput) Index(i pulumi.IntInput) NoCodeM
 	}).(NoCodeModuleVariableOptionsOutput)
 }
 
+// Where the workspaces of a `NoCodeProject` are made from: exactly one of the two forms, an existing
+// no-code module (`noCodeModuleId`, `moduleVersion`) or a registry module enabled here (`registryModuleId`,
+// `versionPin`, `variableOptions`).
+type NoCodeProjectModule struct {
+	// The module version every workspace must run: the module's pin when they are made or upgraded. A change
+	// upgrades every workspace. Absent: they run the pin the module has.
+	ModuleVersion *string `pulumi:"moduleVersion"`
+	// Id of the no-code module (`nocode-…`); it must be enabled. Changing it replaces every workspace.
+	NoCodeModuleId *string `pulumi:"noCodeModuleId"`
+	// Id of the registry module (`mod-…`) of the organization; it must be no-code ready. Changing it replaces the module and every workspace.
+	RegistryModuleId *string `pulumi:"registryModuleId"`
+	// The allowed values of some module variables, one set per variable name.
+	VariableOptions []NoCodeModuleVariableOptions `pulumi:"variableOptions"`
+	// The module version the workspaces run, e.g. `1.1.0`; default: the module's highest version when it is enabled.
+	VersionPin *string `pulumi:"versionPin"`
+}
+
+// NoCodeProjectModuleInput is an input type that accepts NoCodeProjectModuleArgs and NoCodeProjectModuleOutput values.
+// You can construct a concrete instance of `NoCodeProjectModuleInput` via:
+//
+//	NoCodeProjectModuleArgs{...}
+type NoCodeProjectModuleInput interface {
+	pulumi.Input
+
+	ToNoCodeProjectModuleOutput() NoCodeProjectModuleOutput
+	ToNoCodeProjectModuleOutputWithContext(context.Context) NoCodeProjectModuleOutput
+}
+
+// Where the workspaces of a `NoCodeProject` are made from: exactly one of the two forms, an existing
+// no-code module (`noCodeModuleId`, `moduleVersion`) or a registry module enabled here (`registryModuleId`,
+// `versionPin`, `variableOptions`).
+type NoCodeProjectModuleArgs struct {
+	// The module version every workspace must run: the module's pin when they are made or upgraded. A change
+	// upgrades every workspace. Absent: they run the pin the module has.
+	ModuleVersion pulumi.StringPtrInput `pulumi:"moduleVersion"`
+	// Id of the no-code module (`nocode-…`); it must be enabled. Changing it replaces every workspace.
+	NoCodeModuleId pulumi.StringPtrInput `pulumi:"noCodeModuleId"`
+	// Id of the registry module (`mod-…`) of the organization; it must be no-code ready. Changing it replaces the module and every workspace.
+	RegistryModuleId pulumi.StringPtrInput `pulumi:"registryModuleId"`
+	// The allowed values of some module variables, one set per variable name.
+	VariableOptions NoCodeModuleVariableOptionsArrayInput `pulumi:"variableOptions"`
+	// The module version the workspaces run, e.g. `1.1.0`; default: the module's highest version when it is enabled.
+	VersionPin pulumi.StringPtrInput `pulumi:"versionPin"`
+}
+
+func (NoCodeProjectModuleArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoCodeProjectModule)(nil)).Elem()
+}
+
+func (i NoCodeProjectModuleArgs) ToNoCodeProjectModuleOutput() NoCodeProjectModuleOutput {
+	return i.ToNoCodeProjectModuleOutputWithContext(context.Background())
+}
+
+func (i NoCodeProjectModuleArgs) ToNoCodeProjectModuleOutputWithContext(ctx context.Context) NoCodeProjectModuleOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NoCodeProjectModuleOutput)
+}
+
+// Where the workspaces of a `NoCodeProject` are made from: exactly one of the two forms, an existing
+// no-code module (`noCodeModuleId`, `moduleVersion`) or a registry module enabled here (`registryModuleId`,
+// `versionPin`, `variableOptions`).
+type NoCodeProjectModuleOutput struct{ *pulumi.OutputState }
+
+func (NoCodeProjectModuleOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoCodeProjectModule)(nil)).Elem()
+}
+
+func (o NoCodeProjectModuleOutput) ToNoCodeProjectModuleOutput() NoCodeProjectModuleOutput {
+	return o
+}
+
+func (o NoCodeProjectModuleOutput) ToNoCodeProjectModuleOutputWithContext(ctx context.Context) NoCodeProjectModuleOutput {
+	return o
+}
+
+// The module version every workspace must run: the module's pin when they are made or upgraded. A change
+// upgrades every workspace. Absent: they run the pin the module has.
+func (o NoCodeProjectModuleOutput) ModuleVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectModule) *string { return v.ModuleVersion }).(pulumi.StringPtrOutput)
+}
+
+// Id of the no-code module (`nocode-…`); it must be enabled. Changing it replaces every workspace.
+func (o NoCodeProjectModuleOutput) NoCodeModuleId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectModule) *string { return v.NoCodeModuleId }).(pulumi.StringPtrOutput)
+}
+
+// Id of the registry module (`mod-…`) of the organization; it must be no-code ready. Changing it replaces the module and every workspace.
+func (o NoCodeProjectModuleOutput) RegistryModuleId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectModule) *string { return v.RegistryModuleId }).(pulumi.StringPtrOutput)
+}
+
+// The allowed values of some module variables, one set per variable name.
+func (o NoCodeProjectModuleOutput) VariableOptions() NoCodeModuleVariableOptionsArrayOutput {
+	return o.ApplyT(func(v NoCodeProjectModule) []NoCodeModuleVariableOptions { return v.VariableOptions }).(NoCodeModuleVariableOptionsArrayOutput)
+}
+
+// The module version the workspaces run, e.g. `1.1.0`; default: the module's highest version when it is enabled.
+func (o NoCodeProjectModuleOutput) VersionPin() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectModule) *string { return v.VersionPin }).(pulumi.StringPtrOutput)
+}
+
+// The project of a `NoCodeProject` (`NoCodeProjectArgs.project`): a `Project` without its organization.
+type NoCodeProjectProject struct {
+	// Inactivity period before each workspace of the project destroys its infrastructure, e.g. `14d`.
+	AutoDestroyActivityDuration *string `pulumi:"autoDestroyActivityDuration"`
+	// At most 256 characters.
+	Description *string `pulumi:"description"`
+	// 3 to 40 characters: letters, numbers, spaces, `-` and `_`; unique per organization.
+	Name string `pulumi:"name"`
+	// The project's whole tag set (at most 10), inherited by its workspaces; absent: the tags are left alone.
+	Tags map[string]string `pulumi:"tags"`
+}
+
+// NoCodeProjectProjectInput is an input type that accepts NoCodeProjectProjectArgs and NoCodeProjectProjectOutput values.
+// You can construct a concrete instance of `NoCodeProjectProjectInput` via:
+//
+//	NoCodeProjectProjectArgs{...}
+type NoCodeProjectProjectInput interface {
+	pulumi.Input
+
+	ToNoCodeProjectProjectOutput() NoCodeProjectProjectOutput
+	ToNoCodeProjectProjectOutputWithContext(context.Context) NoCodeProjectProjectOutput
+}
+
+// The project of a `NoCodeProject` (`NoCodeProjectArgs.project`): a `Project` without its organization.
+type NoCodeProjectProjectArgs struct {
+	// Inactivity period before each workspace of the project destroys its infrastructure, e.g. `14d`.
+	AutoDestroyActivityDuration pulumi.StringPtrInput `pulumi:"autoDestroyActivityDuration"`
+	// At most 256 characters.
+	Description pulumi.StringPtrInput `pulumi:"description"`
+	// 3 to 40 characters: letters, numbers, spaces, `-` and `_`; unique per organization.
+	Name pulumi.StringInput `pulumi:"name"`
+	// The project's whole tag set (at most 10), inherited by its workspaces; absent: the tags are left alone.
+	Tags pulumi.StringMapInput `pulumi:"tags"`
+}
+
+func (NoCodeProjectProjectArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoCodeProjectProject)(nil)).Elem()
+}
+
+func (i NoCodeProjectProjectArgs) ToNoCodeProjectProjectOutput() NoCodeProjectProjectOutput {
+	return i.ToNoCodeProjectProjectOutputWithContext(context.Background())
+}
+
+func (i NoCodeProjectProjectArgs) ToNoCodeProjectProjectOutputWithContext(ctx context.Context) NoCodeProjectProjectOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NoCodeProjectProjectOutput)
+}
+
+// The project of a `NoCodeProject` (`NoCodeProjectArgs.project`): a `Project` without its organization.
+type NoCodeProjectProjectOutput struct{ *pulumi.OutputState }
+
+func (NoCodeProjectProjectOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoCodeProjectProject)(nil)).Elem()
+}
+
+func (o NoCodeProjectProjectOutput) ToNoCodeProjectProjectOutput() NoCodeProjectProjectOutput {
+	return o
+}
+
+func (o NoCodeProjectProjectOutput) ToNoCodeProjectProjectOutputWithContext(ctx context.Context) NoCodeProjectProjectOutput {
+	return o
+}
+
+// Inactivity period before each workspace of the project destroys its infrastructure, e.g. `14d`.
+func (o NoCodeProjectProjectOutput) AutoDestroyActivityDuration() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectProject) *string { return v.AutoDestroyActivityDuration }).(pulumi.StringPtrOutput)
+}
+
+// At most 256 characters.
+func (o NoCodeProjectProjectOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectProject) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// 3 to 40 characters: letters, numbers, spaces, `-` and `_`; unique per organization.
+func (o NoCodeProjectProjectOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v NoCodeProjectProject) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The project's whole tag set (at most 10), inherited by its workspaces; absent: the tags are left alone.
+func (o NoCodeProjectProjectOutput) Tags() pulumi.StringMapOutput {
+	return o.ApplyT(func(v NoCodeProjectProject) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
+}
+
+// One workspace of a `NoCodeProject` (`NoCodeProjectArgs.workspaces`); its name is its key there.
+type NoCodeProjectWorkspace struct {
+	// The agent pool (`apool-…`), with `agent`. A workspace that sets its own `executionMode` does not take
+	// the component's `agentPoolId` (the two go together).
+	AgentPoolId *string `pulumi:"agentPoolId"`
+	// Apply automatically after a successful plan; default `false`.
+	AutoApply *bool `pulumi:"autoApply"`
+	// At most 256 characters; default `""`.
+	Description *string `pulumi:"description"`
+	// `remote` (default) or `agent`.
+	ExecutionMode *string `pulumi:"executionMode"`
+	// Shown on the workspace as the application that made it.
+	SourceName *string `pulumi:"sourceName"`
+	// A URL shown with `sourceName`.
+	SourceUrl *string `pulumi:"sourceUrl"`
+	// The deadline of one workspace's whole upgrade, in seconds; default 1800. Changing it alone changes nothing.
+	UpgradeTimeoutSeconds *float64 `pulumi:"upgradeTimeoutSeconds"`
+	// This workspace's own vars, added to the component's shared `NoCodeProjectArgs.vars`. A var here
+	// wins over a shared var of the same key and category.
+	Vars []NoCodeWorkspaceVar `pulumi:"vars"`
+}
+
+// NoCodeProjectWorkspaceInput is an input type that accepts NoCodeProjectWorkspaceArgs and NoCodeProjectWorkspaceOutput values.
+// You can construct a concrete instance of `NoCodeProjectWorkspaceInput` via:
+//
+//	NoCodeProjectWorkspaceArgs{...}
+type NoCodeProjectWorkspaceInput interface {
+	pulumi.Input
+
+	ToNoCodeProjectWorkspaceOutput() NoCodeProjectWorkspaceOutput
+	ToNoCodeProjectWorkspaceOutputWithContext(context.Context) NoCodeProjectWorkspaceOutput
+}
+
+// One workspace of a `NoCodeProject` (`NoCodeProjectArgs.workspaces`); its name is its key there.
+type NoCodeProjectWorkspaceArgs struct {
+	// The agent pool (`apool-…`), with `agent`. A workspace that sets its own `executionMode` does not take
+	// the component's `agentPoolId` (the two go together).
+	AgentPoolId pulumi.StringPtrInput `pulumi:"agentPoolId"`
+	// Apply automatically after a successful plan; default `false`.
+	AutoApply pulumi.BoolPtrInput `pulumi:"autoApply"`
+	// At most 256 characters; default `""`.
+	Description pulumi.StringPtrInput `pulumi:"description"`
+	// `remote` (default) or `agent`.
+	ExecutionMode pulumi.StringPtrInput `pulumi:"executionMode"`
+	// Shown on the workspace as the application that made it.
+	SourceName pulumi.StringPtrInput `pulumi:"sourceName"`
+	// A URL shown with `sourceName`.
+	SourceUrl pulumi.StringPtrInput `pulumi:"sourceUrl"`
+	// The deadline of one workspace's whole upgrade, in seconds; default 1800. Changing it alone changes nothing.
+	UpgradeTimeoutSeconds pulumi.Float64PtrInput `pulumi:"upgradeTimeoutSeconds"`
+	// This workspace's own vars, added to the component's shared `NoCodeProjectArgs.vars`. A var here
+	// wins over a shared var of the same key and category.
+	Vars NoCodeWorkspaceVarArrayInput `pulumi:"vars"`
+}
+
+func (NoCodeProjectWorkspaceArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoCodeProjectWorkspace)(nil)).Elem()
+}
+
+func (i NoCodeProjectWorkspaceArgs) ToNoCodeProjectWorkspaceOutput() NoCodeProjectWorkspaceOutput {
+	return i.ToNoCodeProjectWorkspaceOutputWithContext(context.Background())
+}
+
+func (i NoCodeProjectWorkspaceArgs) ToNoCodeProjectWorkspaceOutputWithContext(ctx context.Context) NoCodeProjectWorkspaceOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NoCodeProjectWorkspaceOutput)
+}
+
+// NoCodeProjectWorkspaceMapInput is an input type that accepts NoCodeProjectWorkspaceMap and NoCodeProjectWorkspaceMapOutput values.
+// You can construct a concrete instance of `NoCodeProjectWorkspaceMapInput` via:
+//
+//	NoCodeProjectWorkspaceMap{ "key": NoCodeProjectWorkspaceArgs{...} }
+type NoCodeProjectWorkspaceMapInput interface {
+	pulumi.Input
+
+	ToNoCodeProjectWorkspaceMapOutput() NoCodeProjectWorkspaceMapOutput
+	ToNoCodeProjectWorkspaceMapOutputWithContext(context.Context) NoCodeProjectWorkspaceMapOutput
+}
+
+type NoCodeProjectWorkspaceMap map[string]NoCodeProjectWorkspaceInput
+
+func (NoCodeProjectWorkspaceMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]NoCodeProjectWorkspace)(nil)).Elem()
+}
+
+func (i NoCodeProjectWorkspaceMap) ToNoCodeProjectWorkspaceMapOutput() NoCodeProjectWorkspaceMapOutput {
+	return i.ToNoCodeProjectWorkspaceMapOutputWithContext(context.Background())
+}
+
+func (i NoCodeProjectWorkspaceMap) ToNoCodeProjectWorkspaceMapOutputWithContext(ctx context.Context) NoCodeProjectWorkspaceMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NoCodeProjectWorkspaceMapOutput)
+}
+
+// One workspace of a `NoCodeProject` (`NoCodeProjectArgs.workspaces`); its name is its key there.
+type NoCodeProjectWorkspaceOutput struct{ *pulumi.OutputState }
+
+func (NoCodeProjectWorkspaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoCodeProjectWorkspace)(nil)).Elem()
+}
+
+func (o NoCodeProjectWorkspaceOutput) ToNoCodeProjectWorkspaceOutput() NoCodeProjectWorkspaceOutput {
+	return o
+}
+
+func (o NoCodeProjectWorkspaceOutput) ToNoCodeProjectWorkspaceOutputWithContext(ctx context.Context) NoCodeProjectWorkspaceOutput {
+	return o
+}
+
+// The agent pool (`apool-…`), with `agent`. A workspace that sets its own `executionMode` does not take
+// the component's `agentPoolId` (the two go together).
+func (o NoCodeProjectWorkspaceOutput) AgentPoolId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectWorkspace) *string { return v.AgentPoolId }).(pulumi.StringPtrOutput)
+}
+
+// Apply automatically after a successful plan; default `false`.
+func (o NoCodeProjectWorkspaceOutput) AutoApply() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectWorkspace) *bool { return v.AutoApply }).(pulumi.BoolPtrOutput)
+}
+
+// At most 256 characters; default `""`.
+func (o NoCodeProjectWorkspaceOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectWorkspace) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// `remote` (default) or `agent`.
+func (o NoCodeProjectWorkspaceOutput) ExecutionMode() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectWorkspace) *string { return v.ExecutionMode }).(pulumi.StringPtrOutput)
+}
+
+// Shown on the workspace as the application that made it.
+func (o NoCodeProjectWorkspaceOutput) SourceName() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectWorkspace) *string { return v.SourceName }).(pulumi.StringPtrOutput)
+}
+
+// A URL shown with `sourceName`.
+func (o NoCodeProjectWorkspaceOutput) SourceUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v NoCodeProjectWorkspace) *string { return v.SourceUrl }).(pulumi.StringPtrOutput)
+}
+
+// The deadline of one workspace's whole upgrade, in seconds; default 1800. Changing it alone changes nothing.
+func (o NoCodeProjectWorkspaceOutput) UpgradeTimeoutSeconds() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v NoCodeProjectWorkspace) *float64 { return v.UpgradeTimeoutSeconds }).(pulumi.Float64PtrOutput)
+}
+
+// This workspace's own vars, added to the component's shared `NoCodeProjectArgs.vars`. A var here
+// wins over a shared var of the same key and category.
+func (o NoCodeProjectWorkspaceOutput) Vars() NoCodeWorkspaceVarArrayOutput {
+	return o.ApplyT(func(v NoCodeProjectWorkspace) []NoCodeWorkspaceVar { return v.Vars }).(NoCodeWorkspaceVarArrayOutput)
+}
+
+type NoCodeProjectWorkspaceMapOutput struct{ *pulumi.OutputState }
+
+func (NoCodeProjectWorkspaceMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]NoCodeProjectWorkspace)(nil)).Elem()
+}
+
+func (o NoCodeProjectWorkspaceMapOutput) ToNoCodeProjectWorkspaceMapOutput() NoCodeProjectWorkspaceMapOutput {
+	return o
+}
+
+func (o NoCodeProjectWorkspaceMapOutput) ToNoCodeProjectWorkspaceMapOutputWithContext(ctx context.Context) NoCodeProjectWorkspaceMapOutput {
+	return o
+}
+
+func (o NoCodeProjectWorkspaceMapOutput) MapIndex(k pulumi.StringInput) NoCodeProjectWorkspaceOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) NoCodeProjectWorkspace {
+		return vs[0].(map[string]NoCodeProjectWorkspace)[vs[1].(string)]
+	}).(NoCodeProjectWorkspaceOutput)
+}
+
 // A var as the state holds it (`NoCodeWorkspace.vars`): the client's var with `hcl` and `sensitive`
 // always given. Its `value` is absent when it is secret (a sensitive var, or a value the program made
 // secret): that value is in `NoCodeWorkspace.sensitiveValues`.
@@ -810,6 +1161,10 @@ func (o NoCodeWorkspaceVarArrayOutput) Index(i pulumi.IntInput) NoCodeWorkspaceV
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeModuleVariableOptionsInput)(nil)).Elem(), NoCodeModuleVariableOptionsArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeModuleVariableOptionsArrayInput)(nil)).Elem(), NoCodeModuleVariableOptionsArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectModuleInput)(nil)).Elem(), NoCodeProjectModuleArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectProjectInput)(nil)).Elem(), NoCodeProjectProjectArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectWorkspaceInput)(nil)).Elem(), NoCodeProjectWorkspaceArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectWorkspaceMapInput)(nil)).Elem(), NoCodeProjectWorkspaceMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeWorkspaceVarInput)(nil)).Elem(), NoCodeWorkspaceVarArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeWorkspaceVarArrayInput)(nil)).Elem(), NoCodeWorkspaceVarArray{})
 	pulumi.RegisterOutputType(GetNoCodeModuleVariableOptionOutput{})
@@ -822,6 +1177,10 @@ func init() {
 	pulumi.RegisterOutputType(NoCodeModuleVariableOptionSetArrayOutput{})
 	pulumi.RegisterOutputType(NoCodeModuleVariableOptionsOutput{})
 	pulumi.RegisterOutputType(NoCodeModuleVariableOptionsArrayOutput{})
+	pulumi.RegisterOutputType(NoCodeProjectModuleOutput{})
+	pulumi.RegisterOutputType(NoCodeProjectProjectOutput{})
+	pulumi.RegisterOutputType(NoCodeProjectWorkspaceOutput{})
+	pulumi.RegisterOutputType(NoCodeProjectWorkspaceMapOutput{})
 	pulumi.RegisterOutputType(NoCodeWorkspaceManagedVarOutput{})
 	pulumi.RegisterOutputType(NoCodeWorkspaceManagedVarArrayOutput{})
 	pulumi.RegisterOutputType(NoCodeWorkspaceUpgradeOutput{})

@@ -12,6 +12,7 @@ from .get_projects import *
 from .get_workspace import *
 from .get_workspaces import *
 from .no_code_module import *
+from .no_code_project import *
 from .no_code_workspace import *
 from .project import *
 from .project_tag_bindings import *
@@ -37,6 +38,7 @@ _utilities.register(
   "fqn": "pulumi_wos",
   "classes": {
    "wos:index:NoCodeModule": "NoCodeModule",
+   "wos:index:NoCodeProject": "NoCodeProject",
    "wos:index:NoCodeWorkspace": "NoCodeWorkspace",
    "wos:index:Project": "Project",
    "wos:index:ProjectTagBindings": "ProjectTagBindings",

@@ -17,6 +17,12 @@ from . import _utilities
 __all__ = [
     'NoCodeModuleVariableOptionsArgs',
     'NoCodeModuleVariableOptionsArgsDict',
+    'NoCodeProjectModuleArgs',
+    'NoCodeProjectModuleArgsDict',
+    'NoCodeProjectProjectArgs',
+    'NoCodeProjectProjectArgsDict',
+    'NoCodeProjectWorkspaceArgs',
+    'NoCodeProjectWorkspaceArgsDict',
     'NoCodeWorkspaceVarArgs',
     'NoCodeWorkspaceVarArgsDict',
 ]
@@ -90,6 +96,400 @@ class NoCodeModuleVariableOptionsArgs:
     @variable_type.setter
     def variable_type(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "variable_type", value)
+
+
+class NoCodeProjectModuleArgsDict(TypedDict):
+    """
+    Where the workspaces of a `NoCodeProject` are made from: exactly one of the two forms, an existing
+    no-code module (`noCodeModuleId`, `moduleVersion`) or a registry module enabled here (`registryModuleId`,
+    `versionPin`, `variableOptions`).
+    """
+    module_version: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The module version every workspace must run: the module's pin when they are made or upgraded. A change
+    upgrades every workspace. Absent: they run the pin the module has.
+    """
+    no_code_module_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Id of the no-code module (`nocode-…`); it must be enabled. Changing it replaces every workspace.
+    """
+    registry_module_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Id of the registry module (`mod-…`) of the organization; it must be no-code ready. Changing it replaces the module and every workspace.
+    """
+    variable_options: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NoCodeModuleVariableOptionsArgsDict']]]]]
+    """
+    The allowed values of some module variables, one set per variable name.
+    """
+    version_pin: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The module version the workspaces run, e.g. `1.1.0`; default: the module's highest version when it is enabled.
+    """
+
+@pulumi.input_type
+class NoCodeProjectModuleArgs:
+    def __init__(__self__, *,
+                 module_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 no_code_module_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 registry_module_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 variable_options: pulumi.Input[Optional[Sequence[pulumi.Input['NoCodeModuleVariableOptionsArgs']]]] = None,
+                 version_pin: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Where the workspaces of a `NoCodeProject` are made from: exactly one of the two forms, an existing
+        no-code module (`noCodeModuleId`, `moduleVersion`) or a registry module enabled here (`registryModuleId`,
+        `versionPin`, `variableOptions`).
+
+        :param pulumi.Input[_builtins.str] module_version: The module version every workspace must run: the module's pin when they are made or upgraded. A change
+               upgrades every workspace. Absent: they run the pin the module has.
+        :param pulumi.Input[_builtins.str] no_code_module_id: Id of the no-code module (`nocode-…`); it must be enabled. Changing it replaces every workspace.
+        :param pulumi.Input[_builtins.str] registry_module_id: Id of the registry module (`mod-…`) of the organization; it must be no-code ready. Changing it replaces the module and every workspace.
+        :param pulumi.Input[Sequence[pulumi.Input['NoCodeModuleVariableOptionsArgs']]] variable_options: The allowed values of some module variables, one set per variable name.
+        :param pulumi.Input[_builtins.str] version_pin: The module version the workspaces run, e.g. `1.1.0`; default: the module's highest version when it is enabled.
+        """
+        if module_version is not None:
+            pulumi.set(__self__, "module_version", module_version)
+        if no_code_module_id is not None:
+            pulumi.set(__self__, "no_code_module_id", no_code_module_id)
+        if registry_module_id is not None:
+            pulumi.set(__self__, "registry_module_id", registry_module_id)
+        if variable_options is not None:
+            pulumi.set(__self__, "variable_options", variable_options)
+        if version_pin is not None:
+            pulumi.set(__self__, "version_pin", version_pin)
+
+    @_builtins.property
+    @pulumi.getter(name="moduleVersion")
+    def module_version(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The module version every workspace must run: the module's pin when they are made or upgraded. A change
+        upgrades every workspace. Absent: they run the pin the module has.
+        """
+        return pulumi.get(self, "module_version")
+
+    @module_version.setter
+    def module_version(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "module_version", value)
+
+    @_builtins.property
+    @pulumi.getter(name="noCodeModuleId")
+    def no_code_module_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Id of the no-code module (`nocode-…`); it must be enabled. Changing it replaces every workspace.
+        """
+        return pulumi.get(self, "no_code_module_id")
+
+    @no_code_module_id.setter
+    def no_code_module_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "no_code_module_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="registryModuleId")
+    def registry_module_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Id of the registry module (`mod-…`) of the organization; it must be no-code ready. Changing it replaces the module and every workspace.
+        """
+        return pulumi.get(self, "registry_module_id")
+
+    @registry_module_id.setter
+    def registry_module_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "registry_module_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="variableOptions")
+    def variable_options(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NoCodeModuleVariableOptionsArgs']]]]:
+        """
+        The allowed values of some module variables, one set per variable name.
+        """
+        return pulumi.get(self, "variable_options")
+
+    @variable_options.setter
+    def variable_options(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NoCodeModuleVariableOptionsArgs']]]]):
+        pulumi.set(self, "variable_options", value)
+
+    @_builtins.property
+    @pulumi.getter(name="versionPin")
+    def version_pin(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The module version the workspaces run, e.g. `1.1.0`; default: the module's highest version when it is enabled.
+        """
+        return pulumi.get(self, "version_pin")
+
+    @version_pin.setter
+    def version_pin(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "version_pin", value)
+
+
+class NoCodeProjectProjectArgsDict(TypedDict):
+    """
+    The project of a `NoCodeProject` (`NoCodeProjectArgs.project`): a `Project` without its organization.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    3 to 40 characters: letters, numbers, spaces, `-` and `_`; unique per organization.
+    """
+    auto_destroy_activity_duration: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Inactivity period before each workspace of the project destroys its infrastructure, e.g. `14d`.
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    At most 256 characters.
+    """
+    tags: NotRequired[pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]]
+    """
+    The project's whole tag set (at most 10), inherited by its workspaces; absent: the tags are left alone.
+    """
+
+@pulumi.input_type
+class NoCodeProjectProjectArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 auto_destroy_activity_duration: pulumi.Input[Optional[_builtins.str]] = None,
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 tags: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]] = None):
+        """
+        The project of a `NoCodeProject` (`NoCodeProjectArgs.project`): a `Project` without its organization.
+
+        :param pulumi.Input[_builtins.str] name: 3 to 40 characters: letters, numbers, spaces, `-` and `_`; unique per organization.
+        :param pulumi.Input[_builtins.str] auto_destroy_activity_duration: Inactivity period before each workspace of the project destroys its infrastructure, e.g. `14d`.
+        :param pulumi.Input[_builtins.str] description: At most 256 characters.
+        :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] tags: The project's whole tag set (at most 10), inherited by its workspaces; absent: the tags are left alone.
+        """
+        pulumi.set(__self__, "name", name)
+        if auto_destroy_activity_duration is not None:
+            pulumi.set(__self__, "auto_destroy_activity_duration", auto_destroy_activity_duration)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if tags is not None:
+            pulumi.set(__self__, "tags", tags)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        3 to 40 characters: letters, numbers, spaces, `-` and `_`; unique per organization.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="autoDestroyActivityDuration")
+    def auto_destroy_activity_duration(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Inactivity period before each workspace of the project destroys its infrastructure, e.g. `14d`.
+        """
+        return pulumi.get(self, "auto_destroy_activity_duration")
+
+    @auto_destroy_activity_duration.setter
+    def auto_destroy_activity_duration(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "auto_destroy_activity_duration", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        At most 256 characters.
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def tags(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]:
+        """
+        The project's whole tag set (at most 10), inherited by its workspaces; absent: the tags are left alone.
+        """
+        return pulumi.get(self, "tags")
+
+    @tags.setter
+    def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "tags", value)
+
+
+class NoCodeProjectWorkspaceArgsDict(TypedDict):
+    """
+    One workspace of a `NoCodeProject` (`NoCodeProjectArgs.workspaces`); its name is its key there.
+    """
+    agent_pool_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The agent pool (`apool-…`), with `agent`. A workspace that sets its own `executionMode` does not take
+    the component's `agentPoolId` (the two go together).
+    """
+    auto_apply: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Apply automatically after a successful plan; default `false`.
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    At most 256 characters; default `""`.
+    """
+    execution_mode: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    `remote` (default) or `agent`.
+    """
+    source_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Shown on the workspace as the application that made it.
+    """
+    source_url: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    A URL shown with `sourceName`.
+    """
+    upgrade_timeout_seconds: NotRequired[pulumi.Input[Optional[_builtins.float]]]
+    """
+    The deadline of one workspace's whole upgrade, in seconds; default 1800. Changing it alone changes nothing.
+    """
+    vars: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NoCodeWorkspaceVarArgsDict']]]]]
+    """
+    This workspace's own vars, added to the component's shared `NoCodeProjectArgs.vars`. A var here
+    wins over a shared var of the same key and category.
+    """
+
+@pulumi.input_type
+class NoCodeProjectWorkspaceArgs:
+    def __init__(__self__, *,
+                 agent_pool_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 auto_apply: pulumi.Input[Optional[_builtins.bool]] = None,
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 execution_mode: pulumi.Input[Optional[_builtins.str]] = None,
+                 source_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 source_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
+                 vars: pulumi.Input[Optional[Sequence[pulumi.Input['NoCodeWorkspaceVarArgs']]]] = None):
+        """
+        One workspace of a `NoCodeProject` (`NoCodeProjectArgs.workspaces`); its name is its key there.
+
+        :param pulumi.Input[_builtins.str] agent_pool_id: The agent pool (`apool-…`), with `agent`. A workspace that sets its own `executionMode` does not take
+               the component's `agentPoolId` (the two go together).
+        :param pulumi.Input[_builtins.bool] auto_apply: Apply automatically after a successful plan; default `false`.
+        :param pulumi.Input[_builtins.str] description: At most 256 characters; default `""`.
+        :param pulumi.Input[_builtins.str] execution_mode: `remote` (default) or `agent`.
+        :param pulumi.Input[_builtins.str] source_name: Shown on the workspace as the application that made it.
+        :param pulumi.Input[_builtins.str] source_url: A URL shown with `sourceName`.
+        :param pulumi.Input[_builtins.float] upgrade_timeout_seconds: The deadline of one workspace's whole upgrade, in seconds; default 1800. Changing it alone changes nothing.
+        :param pulumi.Input[Sequence[pulumi.Input['NoCodeWorkspaceVarArgs']]] vars: This workspace's own vars, added to the component's shared `NoCodeProjectArgs.vars`. A var here
+               wins over a shared var of the same key and category.
+        """
+        if agent_pool_id is not None:
+            pulumi.set(__self__, "agent_pool_id", agent_pool_id)
+        if auto_apply is not None:
+            pulumi.set(__self__, "auto_apply", auto_apply)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if execution_mode is not None:
+            pulumi.set(__self__, "execution_mode", execution_mode)
+        if source_name is not None:
+            pulumi.set(__self__, "source_name", source_name)
+        if source_url is not None:
+            pulumi.set(__self__, "source_url", source_url)
+        if upgrade_timeout_seconds is not None:
+            pulumi.set(__self__, "upgrade_timeout_seconds", upgrade_timeout_seconds)
+        if vars is not None:
+            pulumi.set(__self__, "vars", vars)
+
+    @_builtins.property
+    @pulumi.getter(name="agentPoolId")
+    def agent_pool_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The agent pool (`apool-…`), with `agent`. A workspace that sets its own `executionMode` does not take
+        the component's `agentPoolId` (the two go together).
+        """
+        return pulumi.get(self, "agent_pool_id")
+
+    @agent_pool_id.setter
+    def agent_pool_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "agent_pool_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="autoApply")
+    def auto_apply(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Apply automatically after a successful plan; default `false`.
+        """
+        return pulumi.get(self, "auto_apply")
+
+    @auto_apply.setter
+    def auto_apply(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "auto_apply", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        At most 256 characters; default `""`.
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter(name="executionMode")
+    def execution_mode(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `remote` (default) or `agent`.
+        """
+        return pulumi.get(self, "execution_mode")
+
+    @execution_mode.setter
+    def execution_mode(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "execution_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceName")
+    def source_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Shown on the workspace as the application that made it.
+        """
+        return pulumi.get(self, "source_name")
+
+    @source_name.setter
+    def source_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "source_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="sourceUrl")
+    def source_url(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A URL shown with `sourceName`.
+        """
+        return pulumi.get(self, "source_url")
+
+    @source_url.setter
+    def source_url(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "source_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="upgradeTimeoutSeconds")
+    def upgrade_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.float]]:
+        """
+        The deadline of one workspace's whole upgrade, in seconds; default 1800. Changing it alone changes nothing.
+        """
+        return pulumi.get(self, "upgrade_timeout_seconds")
+
+    @upgrade_timeout_seconds.setter
+    def upgrade_timeout_seconds(self, value: pulumi.Input[Optional[_builtins.float]]):
+        pulumi.set(self, "upgrade_timeout_seconds", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def vars(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NoCodeWorkspaceVarArgs']]]]:
+        """
+        This workspace's own vars, added to the component's shared `NoCodeProjectArgs.vars`. A var here
+        wins over a shared var of the same key and category.
+        """
+        return pulumi.get(self, "vars")
+
+    @vars.setter
+    def vars(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NoCodeWorkspaceVarArgs']]]]):
+        pulumi.set(self, "vars", value)
 
 
 class NoCodeWorkspaceVarArgsDict(TypedDict):
