@@ -662,6 +662,8 @@ export class ProviderHost {
             dependencies?: string[];
             config?: Record<string, string>;
             protect?: boolean;
+            /** Aliases: an old URN, or an old name. */
+            aliases?: Array<string | { name: string }>;
         },
     ): Promise<{ urn: string; state: PropertyMap; stateDependencies: Record<string, string[]> }> {
         const { provproto } = this.stubs;
@@ -677,6 +679,14 @@ export class ProviderHost {
         request.setInputs(this.toStruct(inputs));
         request.setDependenciesList(options.dependencies ?? []);
         request.setProtect(options.protect ?? false);
+        if (options.aliases) {
+            const aliasproto = require(path.join(path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [REPO_ROOT] })), "proto", "alias_pb"));
+            request.setAliasesList(
+                options.aliases.map((alias) =>
+                    typeof alias === "string" ? new aliasproto.Alias().setUrn(alias) : new aliasproto.Alias().setSpec(new aliasproto.Alias.Spec().setName(alias.name)),
+                ),
+            );
+        }
         for (const [pkg, ref] of Object.entries(options.providers ?? {})) request.getProvidersMap().set(pkg, ref);
         for (const [key, urns] of Object.entries(options.inputDependencies ?? {})) {
             request.getInputdependenciesMap().set(key, new provproto.ConstructRequest.PropertyDependencies().setUrnsList(urns));
