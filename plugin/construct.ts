@@ -76,7 +76,7 @@ function handleRejections(): void {
  * (so that a secret var value stays secret in that var only, as in a TypeScript program), each unknown of a
  * preview an unknown `Output`, everything else plain.
  */
-export function programValue(value: unknown): unknown {
+function programValue(value: unknown): unknown {
     if (isSecret(value)) return pulumi.secret(programValue(value.value));
     if (isUnknown(value)) return pulumi.output(pulumi.unknown);
     if (Array.isArray(value)) return value.map(programValue);

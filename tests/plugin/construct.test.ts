@@ -28,6 +28,8 @@ interface Registration {
     parent: string;
     provider: string;
     protect: boolean;
+    /** The alias URNs the runtime computed (the monitor does not take alias specs). */
+    aliases: string[];
     dependencies: string[];
     inputs: PropertyMap;
     urn: string;
@@ -91,6 +93,7 @@ async function startFakeMonitor(): Promise<FakeMonitor> {
                 parent: request.getParent(),
                 provider: request.getProvider(),
                 protect: request.getProtect(),
+                aliases: request.getAliasurnsList(),
                 dependencies: request.getDependenciesList(),
                 inputs,
                 urn,
@@ -227,6 +230,12 @@ test("the component's protect reaches every child", async () => {
     await construct(INPUTS, { protect: true });
     expect(monitor.registrations.map(({ name, protect }) => ({ name, protect }))).toEqual(monitor.registrations.map(({ name }) => ({ name, protect: true })));
     expect(monitor.registrations).toHaveLength(5);
+});
+
+test("the component's aliases, an old URN or an old name, are the component's", async () => {
+    const oldUrn = `urn:pulumi:test::wos-tests::${COMPONENT}::older-catalog`;
+    await construct(INPUTS, { aliases: [oldUrn, { name: "old-catalog" }] });
+    expect(monitor.registrations[0]!.aliases).toEqual(expect.arrayContaining([oldUrn, expect.stringMatching(new RegExp(`::${COMPONENT}::old-catalog$`))]));
 });
 
 test("a preview: values not known yet reach the children unknown", async () => {
