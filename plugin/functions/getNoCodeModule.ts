@@ -8,6 +8,7 @@
  */
 import { lookUpNoCodeModule, type GetNoCodeModuleArgs } from "../../provider/handlers/lookups";
 import type { FunctionBinding } from "../functionBinding";
+import { VARIABLE_OPTION_SET_FIELDS } from "../resources/noCodeModule";
 import { typeRef, type FunctionSchemaPiece } from "../schemaSpec";
 
 /** The tokens of the object types of its result. */
@@ -43,14 +44,7 @@ export const getNoCodeModuleSchema: FunctionSchemaPiece = {
     types: {
         [TYPES.getNoCodeModuleVariableOption]: {
             description: "One variable-options set of a `GetNoCodeModuleResult`.",
-            type: "object",
-            properties: {
-                id: { type: "string", description: "`ncvaropt-…`" },
-                variableName: { type: "string", description: "The module variable the set restricts." },
-                variableType: { type: "string", description: "That variable's declared type (`string`, `number`, ...)." },
-                options: { type: "array", items: { type: "string" }, description: "The allowed values, as text." },
-            },
-            required: ["id", "variableName", "variableType", "options"],
+            ...VARIABLE_OPTION_SET_FIELDS,
         },
     },
 };

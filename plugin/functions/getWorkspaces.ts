@@ -8,6 +8,7 @@
  */
 import { lookUpWorkspaces, type GetWorkspacesArgs } from "../../provider/handlers/lookups";
 import type { FunctionBinding } from "../functionBinding";
+import { getWorkspaceSchema } from "./getWorkspace";
 import { typeRef, type FunctionSchemaPiece } from "../schemaSpec";
 
 /** The tokens of the object types of its result. */
@@ -43,25 +44,10 @@ export const getWorkspacesSchema: FunctionSchemaPiece = {
     types: {
         [TYPES.getWorkspacesWorkspace]: {
             description: "A workspace as a lookup answers it (`getWorkspace`, `getWorkspaces`). Absent optional fields are left out.",
+            // The same fields, described the same, as `getWorkspace`'s result: both lookups answer one shape.
             type: "object",
-            properties: {
-                id: { type: "string", description: "The workspace's id (`ws-…`): what a `wos.Variable` takes as `workspaceId`." },
-                organization: { type: "string", description: "The organization's name." },
-                name: { type: "string", description: "The workspace's name." },
-                projectId: { type: "string", description: "The project the workspace is in (`prj-…`)." },
-                description: { type: "string", description: "The description; left out when none is set." },
-                autoApply: { type: "boolean", description: "Whether a successful plan is applied without a confirm." },
-                executionMode: { type: "string", description: "Where its runs execute: `remote` (on the service) or `agent` (on an agent pool)." },
-                agentPoolId: { type: "string", description: "The agent pool (`apool-…`), with `agent`." },
-                source: { type: "string", description: "How it was made: `tfe-api` (the API or a seed) or `tfe-module` (a no-code module)." },
-                sourceName: { type: "string", description: "The application shown as having made the workspace; left out when none." },
-                sourceUrl: { type: "string", description: "A URL of that application; left out when none." },
-                sourceModuleId: { type: "string", description: "The registry module (`mod-…`) of the no-code module it was made from, if any." },
-                noCodeUpgradeAvailable: { type: "boolean", description: "Whether its no-code module has a newer version than the one it runs." },
-                tagNames: { type: "array", items: { type: "string" }, description: "The keys of the tags it inherits from its project." },
-                autoDestroyActivityDuration: { type: "string", description: "The auto-destroy duration it inherits from its project, when set." },
-            },
-            required: ["id", "organization", "name", "projectId", "autoApply", "executionMode", "noCodeUpgradeAvailable", "tagNames"],
+            properties: getWorkspaceSchema.spec.outputs.properties,
+            required: getWorkspaceSchema.spec.outputs.required,
         },
     },
 };

@@ -10,13 +10,28 @@
 import * as handlers from "../../provider/handlers/noCodeModule";
 import { isObject, type PropertyBag } from "../propertyValues";
 import type { ResourceBinding } from "../resourceBinding";
-import { typeRef, type ResourceSchemaPiece } from "../schemaSpec";
+import { typeRef, type ObjectTypeSpec, type ResourceSchemaPiece } from "../schemaSpec";
 
 /** The tokens of the object types of its properties. */
 const TYPES = {
     noCodeModuleVariableOptionSet: "wos:index:NoCodeModuleVariableOptionSet",
     noCodeModuleVariableOptions: "wos:index:NoCodeModuleVariableOptions",
 } as const;
+
+/**
+ * The fields of a variable-options set as the service holds it, with its id: the resource's output and the
+ * lookup `getNoCodeModule` answer the same shape.
+ */
+export const VARIABLE_OPTION_SET_FIELDS: Omit<ObjectTypeSpec, "description"> = {
+    type: "object",
+    properties: {
+        id: { type: "string", description: "`ncvaropt-…`" },
+        variableName: { type: "string", description: "The module variable the set restricts." },
+        variableType: { type: "string", description: "That variable's declared type (`string`, `number`, ...)." },
+        options: { type: "array", items: { type: "string" }, description: "The allowed values, as text." },
+    },
+    required: ["id", "variableName", "variableType", "options"],
+};
 
 /** The schema of `wos:index:NoCodeModule`. */
 export const noCodeModuleSchema: ResourceSchemaPiece = {
@@ -43,14 +58,7 @@ export const noCodeModuleSchema: ResourceSchemaPiece = {
     types: {
         [TYPES.noCodeModuleVariableOptionSet]: {
             description: "A variable-options set as the service holds it (`NoCodeModule.variableOptions`).",
-            type: "object",
-            properties: {
-                id: { type: "string", description: "`ncvaropt-…`" },
-                variableName: { type: "string", description: "The module variable the set restricts." },
-                variableType: { type: "string", description: "That variable's declared type (`string`, `number`, ...)." },
-                options: { type: "array", items: { type: "string" }, description: "The allowed values, as text." },
-            },
-            required: ["id", "variableName", "variableType", "options"],
+            ...VARIABLE_OPTION_SET_FIELDS,
         },
         [TYPES.noCodeModuleVariableOptions]: {
             description: "One set of allowed values of a module variable (`NoCodeModuleArgs.variableOptions`).",
