@@ -31,15 +31,8 @@ export async function updateResource(plugin: ProviderHost, held: Held, news: Pro
     return { diff, held: { ...held, inputs: checked.inputs, outputs: updated.outputs } };
 }
 
-/** Runs `call` expecting it to fail, and returns the error. */
-export async function failure(call: Promise<unknown>): Promise<Error> {
-    try {
-        await call;
-    } catch (error) {
-        return error as Error;
-    }
-    throw new Error("expected the call to fail, and it succeeded");
-}
+/** Runs `call` expecting it to fail, and returns the error (the engine tests' own). */
+export { failure } from "../engine/fixture";
 
 /** Every path of `value` that holds a secret (`vars[2].value`), to say exactly what is secret. */
 export function secretPaths(value: unknown, at = ""): string[] {
