@@ -84,8 +84,12 @@ function programValue(value: unknown): unknown {
     return value;
 }
 
-/** An alias of the request, as a resource option. */
-function aliasOf(alias: Alias): pulumi.Input<pulumi.URN | pulumi.Alias> | undefined {
+/**
+ * An alias of the request, as a resource option. The protocol of older `@pulumi/pulumi` (3.216) sends an alias
+ * as its URN alone; later ones, as an `Alias` message holding a URN or a spec.
+ */
+function aliasOf(alias: Alias | string): pulumi.Input<pulumi.URN | pulumi.Alias> | undefined {
+    if (typeof alias === "string") return alias;
     if (alias.hasUrn()) return alias.getUrn();
     const spec = alias.getSpec();
     if (!spec) return undefined;
@@ -103,13 +107,18 @@ function componentOptions(request: rpc.ConstructRequest): pulumi.ComponentResour
     request.getProvidersMap().forEach((ref, pkg) => {
         providers[pkg] = new pulumi.DependencyProviderResource(ref);
     });
+    const aliases: pulumi.Input<pulumi.URN | pulumi.Alias>[] = [];
+    for (const alias of request.getAliasesList() as Array<Alias | string>) {
+        const found = aliasOf(alias);
+        if (found !== undefined) aliases.push(found);
+    }
     return {
         parent: request.getParent() ? new pulumi.DependencyResource(request.getParent()) : undefined,
         // The children take their provider from the component, as in a TypeScript program.
         providers,
         protect: request.getProtect(),
         dependsOn: request.getDependenciesList().map((urn) => new pulumi.DependencyResource(urn)),
-        aliases: request.getAliasesList().flatMap((alias) => aliasOf(alias) ?? []),
+        aliases,
     };
 }
 
