@@ -11,7 +11,7 @@ import * as handlers from "../../provider/handlers/noCodeWorkspace";
 import { joinValues, setValuesApart, valueKey } from "../../provider/handlers/varValuesApart";
 import { isObject, isSecret, isUnknown, type PropertyBag, reveal, secret, UNKNOWN } from "../propertyValues";
 import type { ResourceBinding } from "../resourceBinding";
-import { typeRef, type ResourceSchemaPiece } from "../schemaSpec";
+import { typeRef, type ObjectTypeSpec, type ResourceSchemaPiece } from "../schemaSpec";
 
 /** The tokens of the object types of its properties. */
 const TYPES = {
@@ -19,6 +19,16 @@ const TYPES = {
     noCodeWorkspaceUpgrade: "wos:index:NoCodeWorkspaceUpgrade",
     noCodeWorkspaceVar: "wos:index:NoCodeWorkspaceVar",
 } as const;
+
+/** The fields of a var, described alike where the program gives them and where the state holds them. */
+const VAR_PROPERTIES: ObjectTypeSpec["properties"] = {
+    key: { type: "string", description: "The variable's name, 1 to 128 characters; for `infra`, a variable of the module's pinned version." },
+    value: { type: "string", description: "Default `\"\"`; one of the options when the module has a set for this variable." },
+    category: { type: "string", description: "`infra` (a module variable) or `env` (an environment variable of the runs)." },
+    description: { type: "string", description: "At most 512 characters." },
+    hcl: { type: "boolean", description: "Evaluate the value as configuration-language code; default false." },
+    sensitive: { type: "boolean", description: "Write-only once written; default false." },
+};
 
 /** The schema of `wos:index:NoCodeWorkspace`. */
 export const noCodeWorkspaceSchema: ResourceSchemaPiece = {
@@ -63,14 +73,7 @@ export const noCodeWorkspaceSchema: ResourceSchemaPiece = {
         [TYPES.noCodeWorkspaceManagedVar]: {
             description: "A var as the state holds it (`NoCodeWorkspace.vars`): the client's var with `hcl` and `sensitive`\nalways given. Its `value` is absent when it is secret (a sensitive var, or a value the program made\nsecret): that value is in `NoCodeWorkspace.sensitiveValues`.",
             type: "object",
-            properties: {
-                key: { type: "string", description: "The variable's name, 1 to 128 characters; for `infra`, a variable of the module's pinned version." },
-                value: { type: "string", description: "Default `\"\"`; one of the options when the module has a set for this variable." },
-                category: { type: "string", description: "`infra` (a module variable) or `env` (an environment variable of the runs)." },
-                description: { type: "string", description: "At most 512 characters." },
-                hcl: { type: "boolean", description: "Evaluate the value as configuration-language code; default false." },
-                sensitive: { type: "boolean", description: "Write-only once written; default false." },
-            },
+            properties: VAR_PROPERTIES,
             required: ["key", "category", "hcl", "sensitive"],
         },
         [TYPES.noCodeWorkspaceUpgrade]: {
@@ -86,14 +89,7 @@ export const noCodeWorkspaceSchema: ResourceSchemaPiece = {
         [TYPES.noCodeWorkspaceVar]: {
             description: "One var of a no-code workspace (`NoCodeWorkspaceArgs.vars`): the client's var, each field an input.",
             type: "object",
-            properties: {
-                key: { type: "string", description: "The variable's name, 1 to 128 characters; for `infra`, a variable of the module's pinned version." },
-                value: { type: "string", description: "Default `\"\"`; one of the options when the module has a set for this variable." },
-                category: { type: "string", description: "`infra` (a module variable) or `env` (an environment variable of the runs)." },
-                description: { type: "string", description: "At most 512 characters." },
-                hcl: { type: "boolean", description: "Evaluate the value as configuration-language code; default false." },
-                sensitive: { type: "boolean", description: "Write-only once written; default false." },
-            },
+            properties: VAR_PROPERTIES,
             required: ["key", "category"],
         },
     },
