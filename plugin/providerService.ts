@@ -25,7 +25,9 @@ import { withUpgradeLogger } from "../provider/handlers/upgradeRunner";
 import { changedConfig, checkConfig, credentialsFromConfigure } from "./configuration";
 import type { EngineLog } from "./engineLog";
 import type { FunctionBinding } from "./functionBinding";
+import { type ItemChange, itemChanges } from "./itemDiff";
 import { pluginVersion } from "./pluginVersion";
+import { inProgramShape } from "./programShape";
 import { isEmptyBag, markLike, type PropertyBag, reveal, UNKNOWN, wireBag } from "./propertyValues";
 import { handlerInputsOf, type ResourceBinding } from "./resourceBinding";
 import { FUNCTION_BINDINGS, RESOURCE_BINDINGS, wosPackageSchema } from "./schema";
@@ -176,6 +178,16 @@ export class WosProviderService {
         return binding.secretInputs ? binding.secretInputs(marked) : marked;
     }
 
+    /**
+     * A refresh's inputs with the defaults the program left out left out again (see `programShape.ts`),
+     * judged by the handler's detailed diff against the outputs read.
+     */
+    private programShaped(binding: ResourceBinding, read: PropertyBag, old: PropertyBag, outputs: PropertyBag): PropertyBag {
+        return inProgramShape(read, old, binding.lists ?? {}, (candidate, property) =>
+            !binding.handlers.changedProperties(outputs, handlerInputsOf(binding, candidate)).includes(property),
+        );
+    }
+
     /** Outputs for the engine: secret where the request had secrets and where the resource always has them. */
     private engineOutputs(binding: ResourceBinding, outputs: PropertyBag, sent: PropertyBag | undefined): PropertyBag {
         const marked = markLike(wireBag(outputs), sent) as PropertyBag;
@@ -217,16 +229,21 @@ export class WosProviderService {
         // Each kind is said of the inputs (`inputDiff`): the CLI then shows old inputs against new ones, not the
         // state's outputs (with their defaults filled and a no-code workspace's secret values kept apart)
         // against the inputs, which would show changes that are none.
+        const kindOf = (change: ItemChange, replacing: boolean) =>
+            ({
+                add: replacing ? kinds.ADD_REPLACE : kinds.ADD,
+                delete: replacing ? kinds.DELETE_REPLACE : kinds.DELETE,
+                update: replacing ? kinds.UPDATE_REPLACE : kinds.UPDATE,
+            })[change];
         for (const property of changed) {
             const replacing = replaces.includes(property);
-            const added = oldInputs[property] === undefined;
-            const deleted = inputsNow[property] === undefined;
-            const kind = added
-                ? replacing ? kinds.ADD_REPLACE : kinds.ADD
-                : deleted
-                  ? replacing ? kinds.DELETE_REPLACE : kinds.DELETE
-                  : replacing ? kinds.UPDATE_REPLACE : kinds.UPDATE;
-            response.getDetaileddiffMap().set(property, new rpc.PropertyDiff().setKind(kind).setInputdiff(true));
+            const list = binding.lists?.[property];
+            // A list with an identity says which item and field changed; anything else, the property.
+            const byItem = list ? itemChanges(property, oldInputs[property], inputsNow[property], list) : undefined;
+            const changes = byItem ?? new Map([[property, oldInputs[property] === undefined ? "add" : inputsNow[property] === undefined ? "delete" : "update"] as const]);
+            for (const [path, change] of changes) {
+                response.getDetaileddiffMap().set(path, new rpc.PropertyDiff().setKind(kindOf(change, replacing)).setInputdiff(true));
+            }
         }
         return response;
     }
@@ -271,7 +288,10 @@ export class WosProviderService {
         // No id: the resource is gone.
         if (!result.id) return response.setId("");
         response.setId(result.id).setProperties(structOf(this.engineOutputs(binding, (result.props ?? {}) as PropertyBag, state)));
-        if (result.inputs) response.setInputs(structOf(this.engineInputs(binding, result.inputs as PropertyBag, inputs)));
+        if (result.inputs) {
+            const read = this.engineInputs(binding, result.inputs as PropertyBag, inputs);
+            response.setInputs(structOf(inputs === undefined || isEmptyBag(inputs) ? read : this.programShaped(binding, read, inputs, (result.props ?? {}) as PropertyBag)));
+        }
         return response;
     }
 

@@ -44,6 +44,20 @@ export interface ResourceBinding {
      * (absent for a create).
      */
     previewUnknowns?(news: PropertyBag, olds?: PropertyBag): string[];
+    /**
+     * The list inputs whose items have an identity (a no-code workspace's `vars`), by name: a refresh matches
+     * the items it read to the program's by it (`programShape.ts`), and a diff says which item and which field
+     * of it changed (`itemDiff.ts`).
+     */
+    lists?: Readonly<Record<string, ListInput>>;
+}
+
+/** How the items of a list input are told apart and compared. */
+export interface ListInput {
+    /** The fields that identify an item (a var: its category and key); unique in the list. */
+    identity: readonly string[];
+    /** What a field left out (or null) means, where the handler fills a default: it equals that default. */
+    defaults?: Readonly<PropertyBag>;
 }
 
 /** {@link ResourceBinding.handlerInputs} with its default. */

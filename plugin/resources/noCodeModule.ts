@@ -93,6 +93,7 @@ export const noCodeModuleBinding: ResourceBinding = {
     schema: noCodeModuleSchema,
     handlers,
     schemaInputs,
+    lists: { variableOptions: { identity: ["variableName"] } },
     previewUnknowns(news, olds) {
         // The service gives each new set its id, and resolves a pin left out when it makes the module.
         if (olds === undefined) return ["variableOptions", ...(news.versionPin === undefined ? ["versionPin"] : [])];

@@ -167,6 +167,8 @@ export const noCodeWorkspaceBinding: ResourceBinding = {
     schemaInputs,
     secretInputs,
     secretOutputs,
+    // The handler's defaults of a var (`normalizedVar`): a description of "" is none.
+    lists: { vars: { identity: ["category", "key"], defaults: { value: "", description: "", hcl: false, sensitive: false } } },
     previewUnknowns(news, olds) {
         const versionLeftOut = news.moduleVersion === undefined ? ["moduleVersion"] : [];
         if (olds === undefined) return ["noCodeUpgradeAvailable", ...versionLeftOut];

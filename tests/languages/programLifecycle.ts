@@ -272,12 +272,23 @@ export function programLifecycleTests(spec: LifecycleSpec): void {
         expect(resourceBlock(refresh.output, "assets")).toMatch(/~ description\s*: "Static assets of the web shop" => "changed by hand"/);
         expect(resourceBlock(refresh.output, "assets")).toMatch(/~ value\s*: "eu-west-1" => "us-east-1"/);
         expect(refresh.output).toMatch(/Resources:\s+~ 2 updated\s+3 unchanged/);
+        // Only the var changed by hand, with its key; the other var is not shown.
+        expect(resourceBlock(refresh.output, "assets")).toMatch(/~ \[0\]: \{[^}]*key\s*: "region"[^}]*~ value\s*: "eu-west-1" => "us-east-1"\s*\}\s*\]/);
+        expect(resourceBlock(refresh.output, "assets")).not.toMatch(/"size"/);
 
         const preview = await program.attempt(["preview", "--diff", "--expect-no-changes"]);
         expect(preview.code).not.toBe(0);
         expect(resourceBlock(preview.output, "storage")).toMatch(new RegExp(`~ description\\s*: "changed by hand too" => "${spec.projectDescription}"`));
         expect(resourceBlock(preview.output, "assets")).toMatch(/~ description\s*: "changed by hand" => "Static assets of the web shop"/);
         expect(resourceBlock(preview.output, "assets")).toMatch(/~ value\s*: "us-east-1" => "eu-west-1"/);
+        // The refresh stored the inputs as the program writes them: no default spelled out (`- hcl: false`).
+        expect(resourceBlock(preview.output, "assets")).not.toMatch(/[-+]\s*(hcl|sensitive)\s*:/);
+        expect(resourceBlock(preview.output, "assets")).toMatch(/~ \[0\]: \{\s*category\s*: "infra"\s*key\s*: "region"\s*~ value\s*: "us-east-1" => "eu-west-1"\s*\}\s*\]/);
+        // `--json` names the var that changed: the detailed diff says exactly what a reviewer must see.
+        const json = await program.attempt(["preview", "--json"]);
+        const steps = (JSON.parse(json.stdout) as { steps: Array<{ urn: string; detailedDiff?: Record<string, { kind: string }> }> }).steps;
+        const assetsStep = steps.find((step) => step.urn.endsWith("::assets"))!;
+        expect(assetsStep.detailedDiff).toEqual({ description: expect.objectContaining({ kind: "update" }), "vars[0]": expect.objectContaining({ kind: "update" }) });
 
         await program.pulumi(["up", "--yes"]);
         const restored = await workspaceOnService("assets");

@@ -113,7 +113,9 @@ describe("wos:index:NoCodeWorkspace", () => {
         const checked = await fx.plugin.check(workspaceUrn("site"), workspace.inputs, news);
         expect(checked.failures).toEqual([]);
         const diff = await fx.plugin.diff(workspaceUrn("site"), workspace.id, workspace.outputs, checked.inputs, workspace.inputs);
-        expect(diff).toMatchObject({ changes: "some", detailedDiff: { vars: "UPDATE" } });
+        // The detailed diff names the var that changed, so the CLI shows only that one.
+        expect(diff).toMatchObject({ changes: "some", detailedDiff: { "vars[1]": "UPDATE" } });
+        expect(Object.keys(diff.detailedDiff!)).toEqual(["vars[1]"]);
         const preview = await fx.plugin.update(workspaceUrn("site"), workspace.id, workspace.outputs, checked.inputs, workspace.inputs, { preview: true });
         expect(preview.outputs).toMatchObject({ lastUpgrade: UNKNOWN, noCodeUpgradeAvailable: UNKNOWN });
         expect((await acme.varsOf("plugin-site")).size).toMatchObject({ value: "2" });
@@ -123,7 +125,7 @@ describe("wos:index:NoCodeWorkspace", () => {
         const before = fx.engine.lines.length;
         const news = { ...workspace.inputs, vars: vars().map((item) => (item.key === "region" ? { ...item, value: "us-east-1" } : item)) };
         const { diff, held } = await updateResource(fx.plugin, workspace, news);
-        expect(diff).toMatchObject({ changes: "some", replaces: [], detailedDiff: { vars: "UPDATE" } });
+        expect(diff).toMatchObject({ changes: "some", replaces: [], detailedDiff: { "vars[0]": "UPDATE" } });
         const lastUpgrade = held.outputs.lastUpgrade as { id: string; status: string; planUrl: string };
         expect(lastUpgrade).toEqual({ id: expect.stringMatching(/^run-/), status: "applied", planUrl: expect.stringMatching(/^https?:\/\//) });
         expect((await acme.varsOf("plugin-site")).region).toMatchObject({ value: "us-east-1" });
@@ -134,6 +136,42 @@ describe("wos:index:NoCodeWorkspace", () => {
         expect(lines.every((line) => line.urn === workspaceUrn("site") && line.severity === 1)).toBe(true);
         expect(lines.map((line) => line.message).join("\n")).toContain(lastUpgrade.planUrl);
         expect(lines.map((line) => line.message).join("\n")).not.toMatch(/sensitive-but-plain|secret-by-the-program/);
+        workspace = held;
+    });
+
+    test("a refresh after changes made outside: the inputs read are the program's with only those changes, no default spelled out that it left out", async () => {
+        const onService = await acme.workspaceNamed("plugin-site");
+        const listed = await acme.get("/vars?filter%5Bworkspace%5D%5Bname%5D=plugin-site&filter%5Borganization%5D%5Bname%5D=acme");
+        const regionVar = listed.data.find((item: { attributes: { key: string } }) => item.attributes.key === "region");
+        const patched = await fx.server.request("PATCH", `/vars/${regionVar.id}`, {
+            token: TOKENS.owners,
+            body: { data: { type: "vars", id: regionVar.id, attributes: { value: "ap-south-1" } } },
+        });
+        expect(patched.status).toBe(200);
+        const described = await fx.server.request("PATCH", `/workspaces/${onService.id}`, {
+            token: TOKENS.owners,
+            body: { data: { type: "workspaces", attributes: { description: "written by hand" } } },
+        });
+        expect(described.status).toBe(200);
+
+        const refreshed = await fx.plugin.read(workspaceUrn("site"), workspace.id, workspace.outputs, workspace.inputs);
+        const expectedVars = (workspace.inputs.vars as PropertyMap[]).map((item) => (item.key === "region" ? { ...item, value: "ap-south-1" } : item));
+        // Each var exactly as the program wrote it (no `hcl: false`, no `sensitive: false`), secrets where they were.
+        expect(refreshed.inputs!.vars).toEqual(expectedVars);
+        // A setting the program left out: set by hand, it is read (the next up takes it back); its default is not spelled out.
+        expect(refreshed.inputs).toEqual({ ...workspace.inputs, vars: expectedVars, description: "written by hand" });
+        expect(refreshed.inputs).not.toHaveProperty("autoApply");
+        expect(refreshed.outputs).toMatchObject({ description: "written by hand", autoApply: false });
+
+        // The program as it was proposes to undo exactly what changed by hand.
+        const diff = await fx.plugin.diff(workspaceUrn("site"), workspace.id, refreshed.outputs, workspace.inputs, refreshed.inputs!);
+        expect(diff.changes).toBe("some");
+        expect(diff.detailedDiff).toEqual({ "vars[0]": "UPDATE", description: "DELETE" });
+        const { held } = await updateResource(fx.plugin, { ...workspace, inputs: refreshed.inputs!, outputs: refreshed.outputs }, workspace.inputs);
+        expect((await acme.varsOf("plugin-site")).region).toMatchObject({ value: "us-east-1" });
+        expect((await acme.workspaceNamed("plugin-site")).attributes.description).toBeNull();
+        const settled = await fx.plugin.read(workspaceUrn("site"), workspace.id, held.outputs, held.inputs);
+        expect(settled.inputs).toEqual(workspace.inputs);
         workspace = held;
     });
 
