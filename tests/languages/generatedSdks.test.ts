@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { builtDist, REPO_ROOT } from "../support/packedPackage";
-import { filesUnder, generateSdks, packageSchema, pythonEnvironmentWithSdk, runCommand, SDKS_DIR, writeSchema } from "./languageTools";
+import { filesUnder, generateSdks, goModuleOnSdk, goSdkModule, packageSchema, pythonEnvironmentWithSdk, runCommand, SDKS_DIR, writeSchema } from "./languageTools";
 
 // Generating tidies the Go module and the Go test compiles the Pulumi Go SDK: minutes on a cold Go cache.
 jest.setTimeout(20 * 60_000);
@@ -95,13 +95,7 @@ test("the Go SDK passes go vet, and a program that declares a provider and a pro
 
     const program = path.join(work, "goprogram");
     fs.mkdirSync(program);
-    const sdkModule = /^module (\S+)$/m.exec(fs.readFileSync(path.join(goSdk, "go.mod"), "utf8"))![1]!;
-    fs.writeFileSync(
-        path.join(program, "go.mod"),
-        [`module example.com/wos-program`, "", "go 1.25.11", "", `require ${sdkModule} v0.0.0`, "", `replace ${sdkModule} => ${goSdk}`, ""].join("\n"),
-    );
-    // The SDK's go.sum holds every checksum the program needs but the SDK itself (a replaced module has none).
-    fs.copyFileSync(path.join(goSdk, "go.sum"), path.join(program, "go.sum"));
+    const sdkModule = goSdkModule();
     fs.writeFileSync(
         path.join(program, "main.go"),
         `package main
@@ -130,7 +124,7 @@ func main() {
 }
 `,
     );
-    await runCommand("go", ["mod", "tidy"], { cwd: program, timeoutMs: 5 * 60_000 });
+    await goModuleOnSdk(program, "example.com/wos-program");
     await runCommand("go", ["build", "-o", path.join(program, "wos-program"), "."], { cwd: program, timeoutMs: 15 * 60_000 });
     expect(fs.statSync(path.join(program, "wos-program")).isFile()).toBe(true);
 });

@@ -143,3 +143,26 @@ export async function pluginTarball(dir: string): Promise<PluginTarball> {
 export async function installPlugin(program: PulumiProgram, plugin: PluginTarball): Promise<void> {
     await program.pulumi(["plugin", "install", "resource", "wos", plugin.version, "--file", plugin.file]);
 }
+
+/**
+ * Makes `dir` a Go module that uses the generated Go SDK of the work tree (sdks/go): a `go.mod` that requires the
+ * SDK's module and replaces it with that directory, the SDK's `go.sum` (every checksum the program needs but the
+ * SDK's own: a replaced module has none), then `go mod tidy`, which finds the rest in the module cache that
+ * `tests/cli/setup.sh` filled (the SDK and the CLI are both on the Pulumi Go SDK of the CLI's version).
+ */
+export async function goModuleOnSdk(dir: string, module: string): Promise<void> {
+    const goSdk = path.join(SDKS_DIR, "go");
+    const sdkModule = goSdkModule();
+    const goVersion = /^go (\S+)$/m.exec(fs.readFileSync(path.join(goSdk, "go.mod"), "utf8"))![1]!;
+    fs.writeFileSync(
+        path.join(dir, "go.mod"),
+        [`module ${module}`, "", `go ${goVersion}`, "", `require ${sdkModule} v0.0.0`, "", `replace ${sdkModule} => ${goSdk}`, ""].join("\n"),
+    );
+    fs.copyFileSync(path.join(goSdk, "go.sum"), path.join(dir, "go.sum"));
+    await runCommand("go", ["mod", "tidy"], { cwd: dir, timeoutMs: 5 * 60_000 });
+}
+
+/** The module path of the generated Go SDK (sdks/go/go.mod), which a Go program imports `<path>/wos` from. */
+export function goSdkModule(): string {
+    return /^module (\S+)$/m.exec(fs.readFileSync(path.join(SDKS_DIR, "go", "go.mod"), "utf8"))![1]!;
+}

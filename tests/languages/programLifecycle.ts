@@ -1,6 +1,6 @@
 /**
  * The whole no-code life of a program of another language on the native plugin `pulumi-resource-wos` (issue 21,
- * section 3), through the real CLI (`tests/cli/setup.sh` builds it with the YAML and Python language hosts)
+ * section 3), through the real CLI (`tests/cli/setup.sh` builds it with the YAML, Python and Go language hosts)
  * against the real `wos-server`, as `tests/cli/noCode.test.ts` lives it for the TypeScript example on the dynamic
  * resources: the plugin installed as a user installs it (`pulumi plugin install resource wos <version> --file
  * <tarball>` of the tarball that `npm run plugin:pack` makes) into the test's own PULUMI_HOME, then
@@ -47,7 +47,7 @@ jest.setTimeout(300_000);
 export interface LifecycleSpec {
     /** The program's directory (copied whole into a temporary directory). */
     source: string;
-    /** `yaml`, `python`: the prefix of every name the program gives, and its project's tag `language`. */
+    /** `yaml`, `python`, `go`: the prefix of every name the program gives, and its project's tag `language`. */
     language: string;
     /** The description of the program's project. */
     projectDescription: string;
@@ -55,6 +55,8 @@ export interface LifecycleSpec {
     archiveKey: string;
     /** Environment of every command (e.g. a PATH with a Python environment first), made before the stack. */
     environment?: () => Promise<Record<string, string>>;
+    /** Readies the program's copy before the first command (e.g. a Go program's `go.mod`). */
+    prepare?: (dir: string) => Promise<void>;
 }
 
 /** The program's resources that make a workspace, by their Pulumi names. */
@@ -94,6 +96,7 @@ export function programLifecycleTests(spec: LifecycleSpec): void {
             env: { ...(await spec.environment?.()), WOS_UPGRADE_POLL_MS: UPGRADE_POLL_MS },
         });
         transcript = withTranscript(program);
+        await spec.prepare?.(program.dir);
         await installPlugin(program, await pluginTarballOnce());
         await program.setConfig("wos:address", service.url);
         await program.setConfig("wos:token", PLATFORM_TOKEN, { secret: true });
