@@ -21,7 +21,7 @@ import * as status from "@pulumi/pulumi/proto/status_pb";
 import { currentAddress, currentOrganization, currentToken, ScopedCredentials, withCredentials } from "../provider/handlers/credentials";
 import type { LookupSettings } from "../provider/handlers/lookups";
 import { ProviderOperationError } from "../provider/handlers/operationErrors";
-import { withUpgradeLogger } from "../provider/handlers/upgradeRunner";
+import { withCancellation, withUpgradeLogger } from "../provider/handlers/upgradeRunner";
 import { changedConfig, checkConfig, credentialsFromConfigure } from "./configuration";
 import type { EngineLog } from "./engineLog";
 import type { FunctionBinding } from "./functionBinding";
@@ -77,6 +77,8 @@ export class WosProviderService {
     readonly #resources = new Map<string, ResourceBinding>(RESOURCE_BINDINGS.map((binding) => [binding.schema.token, binding]));
     readonly #functions = new Map<string, FunctionBinding>(FUNCTION_BINDINGS.map((binding) => [binding.schema.token, binding]));
     readonly #schemaText = JSON.stringify(wosPackageSchema);
+    /** Aborted by `Cancel`: the engine sends it once, when it shuts the plugin down. */
+    readonly #cancellation = new AbortController();
 
     /** @param engineLog Where the upgrades' progress goes. */
     constructor(private readonly engineLog: EngineLog) {}
@@ -98,8 +100,12 @@ export class WosProviderService {
             update: this.unary((request: rpc.UpdateRequest) => this.update(request)),
             delete: this.unary((request: rpc.DeleteRequest) => this.delete(request)),
             construct: this.unary((request: rpc.ConstructRequest) => this.construct(request)),
-            // Nothing runs in the background between calls: there is nothing to stop.
-            cancel: this.unary(async () => new Empty()),
+            // The engine is shutting the plugin down (the CLI interrupted): an upgrade waiting for its plan stops
+            // now, failing its update with the run left unconfirmed, instead of at its deadline.
+            cancel: this.unary(async () => {
+                this.#cancellation.abort();
+                return new Empty();
+            }),
             attach: this.unary(async (request: plugin.PluginAttach) => {
                 this.engineLog.setAddress(request.getAddress());
                 return new Empty();
@@ -142,7 +148,7 @@ export class WosProviderService {
     /** Runs `operation` with this provider's configuration (and, for a resource's update, its log). */
     private scoped<T>(operation: () => Promise<T>, urn?: string): Promise<T> {
         const credentials = this.#credentials;
-        const run = () => withCredentials(credentials, operation);
+        const run = () => withCancellation(this.#cancellation.signal, () => withCredentials(credentials, operation));
         return urn === undefined ? run() : withUpgradeLogger((line) => this.engineLog.info(urn, line), run);
     }
 

@@ -246,6 +246,8 @@ export function waitForPlanOptionsSchema() {
         initialDelayMs: delay.optional(),
         /** {@inheritDoc WaitForPlanOptions.maxDelayMs} */
         maxDelayMs: delay.optional(),
+        /** {@inheritDoc WaitForPlanOptions.signal} */
+        signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: "must be an AbortSignal" }).optional(),
     });
 }
 
@@ -259,6 +261,11 @@ export interface WaitForPlanOptions {
     initialDelayMs?: number;
     /** Upper bound of any wait between polls, in whole milliseconds (at least 1); default 10000. */
     maxDelayMs?: number;
+    /**
+     * Stops the wait when aborted (a program interrupted): the promise rejects with the signal's reason (an
+     * `AbortError` unless the caller gave another), and nothing more is read. The plan itself runs on.
+     */
+    signal?: AbortSignal;
 }
 
 /**
@@ -463,7 +470,7 @@ export class NoCodeModules {
      * (nothing to apply). A `planned` plan is returned at once even where `cost_estimated` follows: a confirm
      * is valid in both. Throws {@link WosPlanFailedError} on any other end (`errored`, `discarded`, ...),
      * {@link WosPlanTimeoutError} when the deadline passes first; a read that fails after the transport's
-     * retries throws its {@link WosError}.
+     * retries throws its {@link WosError}; an aborted {@link WaitForPlanOptions.signal} rejects with its reason.
      */
     async waitForPlan(
         upgrade: { noCodeModuleId: string; workspaceId: string; id: string; status?: string; planUrl?: string },
@@ -489,7 +496,14 @@ export class NoCodeModules {
             }
             return seen;
         };
-        const read = async () => observe(await this.readUpgrade(upgrade.noCodeModuleId, upgrade.workspaceId, upgrade.id));
+        const signal = valid.signal;
+        const read = async () => {
+            signal?.throwIfAborted();
+            const seen = await this.readUpgrade(upgrade.noCodeModuleId, upgrade.workspaceId, upgrade.id);
+            // An answer that arrives after the abort is not reported: the caller has stopped listening.
+            signal?.throwIfAborted();
+            return observe(seen);
+        };
         // The answer of the initiate is the first status seen: a read right after it would only repeat it.
         let current =
             upgrade.status !== undefined && PLAN_IN_PROGRESS_STATUSES.has(upgrade.status)
@@ -516,7 +530,7 @@ export class NoCodeModules {
                 });
             }
             // Cut at the deadline, then read once more: the plan may have finished in the meantime.
-            await sleep(Math.min(planPollDelay(poll, initialDelayMs, maxDelayMs), remaining));
+            await sleep(Math.min(planPollDelay(poll, initialDelayMs, maxDelayMs), remaining), undefined, { signal });
             current = await read();
         }
     }

@@ -77,6 +77,18 @@ export function withUpgradeLogger<T>(logger: UpgradeLogger, operation: () => T):
     return operationLogger.run(logger, operation);
 }
 
+/**
+ * The cancellation of the operation under way, when it runs inside {@link withCancellation}: the native plugin
+ * aborts it when the engine sends `Cancel` (the CLI interrupted), so an upgrade stops waiting for its plan at
+ * once instead of at its deadline.
+ */
+const operationSignal = new AsyncLocalStorage<AbortSignal>();
+
+/** Runs `operation` (and everything it awaits) so that an upgrade in it stops waiting when `signal` aborts. */
+export function withCancellation<T>(signal: AbortSignal, operation: () => T): T {
+    return operationSignal.run(signal, operation);
+}
+
 /** The first delay between polls of a plan: `WOS_UPGRADE_POLL_MS` when it is a positive number, else 1 s. */
 function firstPollDelayMs(): number {
     const configured = Number(process.env.WOS_UPGRADE_POLL_MS);
@@ -120,9 +132,16 @@ async function initiateUpgrade(
     vars: NoCodeWorkspaceVar[],
     deadline: number,
     log: UpgradeLogger,
+    signal: AbortSignal | undefined,
 ): Promise<WorkspaceUpgrade & { noCodeModuleId: string }> {
     let delay = firstPollDelayMs();
+    const canceled = (runId?: string) =>
+        new UpgradeFailure(
+            `Pulumi canceled the update while an earlier upgrade${runId ? ` (${runId})` : ""} of the workspace was unfinished; ` +
+                "this upgrade did not start",
+        );
     for (;;) {
+        if (signal?.aborted) throw canceled();
         try {
             return await client.noCodeModules.initiateUpgrade(noCodeModuleId, workspaceId, { vars });
         } catch (failure) {
@@ -133,9 +152,10 @@ async function initiateUpgrade(
                 try {
                     await client.noCodeModules.waitForPlan(
                         { noCodeModuleId, workspaceId, id: runId },
-                        { deadline, initialDelayMs: delay, maxDelayMs: MAX_UPGRADE_POLL_MS },
+                        { deadline, initialDelayMs: delay, maxDelayMs: MAX_UPGRADE_POLL_MS, signal },
                     );
                 } catch (waitFailure) {
+                    if (signal?.aborted) throw canceled(runId);
                     // However it ended, it is over; only the deadline, or an error of another kind, stops this upgrade.
                     if (WosPlanTimeoutError.isInstance(waitFailure)) {
                         throw new UpgradeFailure(
@@ -153,7 +173,9 @@ async function initiateUpgrade(
                             "this upgrade did not start",
                     );
                 }
-                await sleep(delay);
+                await sleep(delay, undefined, { signal }).catch(() => {
+                    throw canceled();
+                });
                 delay = Math.min(Math.round(delay * 1.5), MAX_UPGRADE_POLL_MS);
             }
         }
@@ -185,7 +207,8 @@ export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> 
     const { client, workspaceId, noCodeModuleId, vars, timeoutSeconds } = request;
     const log: UpgradeLogger = (message) => (operationLogger.getStore() ?? upgradeLogger)(`${request.what}: ${message}`);
     const deadline = Date.now() + timeoutSeconds * 1000;
-    const started = await initiateUpgrade(client, workspaceId, noCodeModuleId, vars, deadline, log);
+    const signal = operationSignal.getStore();
+    const started = await initiateUpgrade(client, workspaceId, noCodeModuleId, vars, deadline, log, signal);
     log(`upgrade ${started.id} started: ${started.status} (plan: ${started.planUrl})`);
     // A later answer's plan URL, or the start's when that answer has none.
     // Stryker disable next-line LogicalOperator: this service answers every read of an upgrade with the plan URL of its start, so the fallback is never taken
@@ -197,6 +220,7 @@ export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> 
             deadline,
             initialDelayMs: firstPollDelayMs(),
             maxDelayMs: MAX_UPGRADE_POLL_MS,
+            signal,
             onStatus: (upgrade) => {
                 if (upgrade.status === lastStatus) return;
                 lastStatus = upgrade.status;
@@ -204,6 +228,7 @@ export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> 
             },
         });
     } catch (failure) {
+        if (signal?.aborted) throw canceledUpgrade(started.id, lastStatus, started.planUrl);
         if (WosPlanFailedError.isInstance(failure)) {
             const planUrl = planUrlOf(failure);
             throw new UpgradeFailure(`the upgrade plan ${started.id} ended '${failure.status}' (plan: ${planUrl})`, {
@@ -231,6 +256,8 @@ export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> 
         log(`upgrade ${finished.id}: planned_and_finished, nothing to apply (plan: ${planUrl})`);
         return { id: finished.id, status: finished.status, planUrl };
     }
+    // Canceled once the plan was made: nothing is applied that the interrupted update did not wait for.
+    if (signal?.aborted) throw canceledUpgrade(finished.id, finished.status, planUrl);
     try {
         await client.noCodeModules.confirmUpgrade(noCodeModuleId, workspaceId, finished.id);
     } catch (failure) {
@@ -242,4 +269,13 @@ export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> 
     }
     log(`upgrade ${finished.id}: ${finished.status}, confirmed and applied (plan: ${planUrl})`);
     return { id: finished.id, status: "applied", planUrl };
+}
+
+/** The failure of an upgrade that Pulumi canceled (the CLI interrupted): its run is left as it is, unconfirmed. */
+function canceledUpgrade(id: string, status: string, planUrl: string): UpgradeFailure {
+    return new UpgradeFailure(`Pulumi canceled the update: the upgrade plan ${id} is left unconfirmed in status '${status}' (plan: ${planUrl})`, {
+        id,
+        status,
+        planUrl,
+    });
 }

@@ -498,6 +498,7 @@ describe("options are checked before any request", () => {
         ["a first delay of 0", { deadline: 1, initialDelayMs: 0 }, "options.initialDelayMs: must be at least 1 millisecond"],
         ["a fractional longest delay", { deadline: 1, maxDelayMs: 1.5 }, "options.maxDelayMs: must be a whole number of milliseconds"],
         ["an onStatus that is not a function", { deadline: 1, onStatus: "log" }, "options.onStatus: must be a function"],
+        ["a signal that is not an AbortSignal", { deadline: 1, signal: new AbortController() }, "options.signal: must be an AbortSignal"],
     ])("waitForPlan refuses %s", async (_what, options, message) => {
         const error = await refused((client) =>
             client.noCodeModules.waitForPlan({ noCodeModuleId: "nocode-x", workspaceId: "ws-x", id: "run-x" }, options as never),

@@ -13,6 +13,7 @@ import {
     type RetryInfo,
     type WorkspaceUpgrade,
 } from "../../sdk";
+import { startRecorder } from "../support/recordingProxy";
 import { startTestServer, type TestServer } from "../support/server";
 import { REGISTRY_MODULES, TOKENS } from "../support/seed";
 import { expectNoToken, failure, infraValue, moduleWithWorkspace, projectIdOf, uniqueName } from "./helpers";
@@ -284,6 +285,49 @@ describe("a plan that never ends", () => {
         // The run goes on in the service, and nothing was applied.
         expect((await client.noCodeModules.readUpgrade(module.id, workspace.id, upgrade.id)).status).toBe("pending");
         expect(await infraValue(client, workspace, "region")).toBe("us-east-1");
+    });
+
+    it("stops when its signal aborts: rejects with the signal's reason, reads nothing more and reports no status after it; the run goes on", async () => {
+        const { module, workspace } = await moduleWithWorkspace(client);
+        const upgrade = await client.noCodeModules.initiateUpgrade(module.id, workspace.id, NEW_REGION);
+        const recorder = statusRecorder();
+        const controller = new AbortController();
+        const proxy = await startRecorder(server.url);
+        const reads = () => proxy.requests.filter((request) => request.path.endsWith(upgrade.id)).length;
+        const recording = new WosClient({ address: proxy.url, token: TOKENS.owners });
+        const waiting = recording.noCodeModules.waitForPlan(
+            { noCodeModuleId: module.id, workspaceId: workspace.id, id: upgrade.id },
+            { deadline: Date.now() + 600_000, initialDelayMs: 10, maxDelayMs: 20, onStatus: recorder.onStatus, signal: controller.signal },
+        );
+        // Until it has read the status a few times, then abort in the middle of its waiting.
+        while (recorder.statuses().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        controller.abort();
+        const error = await failure(waiting);
+        expect(error).toMatchObject({ name: "AbortError" });
+        expect(WosPlanTimeoutError.isInstance(error)).toBe(false);
+        const readsAtAbort = reads();
+        expect(readsAtAbort).toBeGreaterThan(0);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(reads()).toBe(readsAtAbort);
+        await proxy.close();
+        expect(recorder.statuses()).toEqual(["pending"]);
+        expect((await client.noCodeModules.readUpgrade(module.id, workspace.id, upgrade.id)).status).toBe("pending");
+        expect(await infraValue(client, workspace, "region")).toBe("us-east-1");
+    });
+
+    it("rejects with the reason the caller gave, before any read when the signal is already aborted", async () => {
+        const { module, workspace } = await moduleWithWorkspace(client);
+        const upgrade = await client.noCodeModules.initiateUpgrade(module.id, workspace.id, NEW_REGION);
+        const reason = new Error("the program was interrupted");
+        const recorder = statusRecorder();
+        const error = await failure(
+            client.noCodeModules.waitForPlan(
+                { noCodeModuleId: module.id, workspaceId: workspace.id, id: upgrade.id },
+                { deadline: Date.now() + 600_000, onStatus: recorder.onStatus, signal: AbortSignal.abort(reason) },
+            ),
+        );
+        expect(error).toBe(reason);
+        expect(recorder.statuses()).toEqual([]);
     });
 
     it("throws at once when the deadline has already passed, after reading the status once", async () => {
