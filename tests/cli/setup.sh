@@ -54,75 +54,53 @@ if [ ! -x "$bin/pulumi" ] || [ ! -x "$bin/pulumi-resource-pulumi-nodejs" ]; then
     rm -rf "$out/cli"
 fi
 
-if [ ! -x "$bin/pulumi-language-nodejs" ]; then
-    echo "tests/cli/setup.sh: building the Node.js language host of sdk v$language_host_version" >&2
-    rm -rf "$out/language-host" && mkdir -p "$out/language-host"
+# A language host: `go get` of its package at `version` in a throwaway module, built with the version stamped in
+# (`version_variable`), then moved into $bin. Prints `what` first, as a build can take minutes on a cold cache.
+build_host() {
+    local binary=$1 package=$2 version=$3 version_variable=$4 what=$5
+    echo "tests/cli/setup.sh: building $what" >&2
+    rm -rf "$out/$binary-build" && mkdir -p "$out/$binary-build"
     (
-        cd "$out/language-host"
-        go mod init pulumi-language-host-build >/dev/null 2>&1
-        host=github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs
-        go get "$host@v$language_host_version" 2>/dev/null || go get "$host@v$language_host_version"
-        go build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$language_host_version" \
-            -o pulumi-language-nodejs "$host"
-        mv pulumi-language-nodejs "$root/$bin/pulumi-language-nodejs"
+        cd "$out/$binary-build"
+        go mod init "$binary-build" >/dev/null 2>&1
+        go get "$package@v$version" 2>/dev/null || go get "$package@v$version"
+        go build -ldflags "-X $version_variable=v$version" -o "$binary" "$package"
+        mv "$binary" "$root/$bin/$binary"
     )
-    rm -rf "$out/language-host"
+    rm -rf "$out/$binary-build"
+}
+sdk_version_variable=github.com/pulumi/pulumi/sdk/v3/go/common/version.Version
+
+if [ ! -x "$bin/pulumi-language-nodejs" ]; then
+    build_host pulumi-language-nodejs github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs \
+        "$language_host_version" "$sdk_version_variable" "the Node.js language host of sdk v$language_host_version"
 fi
 
 # The YAML host is a module of its own, served by the proxy at its own versions. v1.25.0 needs no replace: it is
 # built on pkg/v3 v3.206, before the CLI took the clipboard fork.
 yaml_host_version=1.25.0
 if [ ! -x "$bin/pulumi-language-yaml" ]; then
-    echo "tests/cli/setup.sh: building the YAML language host v$yaml_host_version" >&2
-    rm -rf "$out/yaml-host" && mkdir -p "$out/yaml-host"
-    (
-        cd "$out/yaml-host"
-        go mod init pulumi-yaml-host-build >/dev/null 2>&1
-        host=github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
-        go get "$host@v$yaml_host_version" 2>/dev/null || go get "$host@v$yaml_host_version"
-        go build -ldflags "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$yaml_host_version" \
-            -o pulumi-language-yaml "$host"
-        mv pulumi-language-yaml "$root/$bin/pulumi-language-yaml"
-    )
-    rm -rf "$out/yaml-host"
+    build_host pulumi-language-yaml github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml \
+        "$yaml_host_version" github.com/pulumi/pulumi-yaml/pkg/version.Version "the YAML language host v$yaml_host_version"
 fi
 
 # The Python host, like the Node.js one, left the sdk module after 3.68; it runs a program through the
-# `pulumi-language-python-exec` script, which it looks for beside its own binary. (The module's other Python
-# scripts are the dynamic-provider and policy shims and Windows wrappers, which these tests do not use.)
+# `pulumi-language-python-exec` script, which it looks for beside its own binary: taken from the sdk module that
+# the build put in the module cache. (The module's other Python scripts are the dynamic-provider and policy shims
+# and Windows wrappers, which these tests do not use.)
 if [ ! -x "$bin/pulumi-language-python" ] || [ ! -x "$bin/pulumi-language-python-exec" ]; then
-    echo "tests/cli/setup.sh: building the Python language host of sdk v$language_host_version" >&2
-    rm -rf "$out/python-host" && mkdir -p "$out/python-host"
-    (
-        cd "$out/python-host"
-        go mod init pulumi-python-host-build >/dev/null 2>&1
-        host=github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python
-        go get "$host@v$language_host_version" 2>/dev/null || go get "$host@v$language_host_version"
-        go build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$language_host_version" \
-            -o pulumi-language-python "$host"
-        sdk_dir=$(go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)
-        install -m 0755 "$sdk_dir/python/cmd/pulumi-language-python-exec" "$root/$bin/pulumi-language-python-exec"
-        mv pulumi-language-python "$root/$bin/pulumi-language-python"
-    )
-    rm -rf "$out/python-host"
+    build_host pulumi-language-python github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python \
+        "$language_host_version" "$sdk_version_variable" "the Python language host of sdk v$language_host_version"
+    install -m 0755 "$(go env GOMODCACHE)/github.com/pulumi/pulumi/sdk/v3@v$language_host_version/python/cmd/pulumi-language-python-exec" \
+        "$bin/pulumi-language-python-exec"
 fi
 
 # The Go host was a package of the sdk module up to 3.66 (it has a module of its own since, which the proxy does not
 # serve); it builds the program with the `go` on PATH and runs it.
 go_host_version=3.66.0
 if [ ! -x "$bin/pulumi-language-go" ]; then
-    echo "tests/cli/setup.sh: building the Go language host of sdk v$go_host_version" >&2
-    rm -rf "$out/go-host" && mkdir -p "$out/go-host"
-    (
-        cd "$out/go-host"
-        go mod init pulumi-go-host-build >/dev/null 2>&1
-        host=github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go
-        go get "$host@v$go_host_version" 2>/dev/null || go get "$host@v$go_host_version"
-        go build -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$go_host_version" \
-            -o pulumi-language-go "$host"
-        mv pulumi-language-go "$root/$bin/pulumi-language-go"
-    )
-    rm -rf "$out/go-host"
+    build_host pulumi-language-go github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go \
+        "$go_host_version" "$sdk_version_variable" "the Go language host of sdk v$go_host_version"
 fi
 
 # The Python programs' environment: `pulumi` at the CLI's version, what the generated SDK (sdks/python) requires
