@@ -244,7 +244,7 @@ export class WosProviderService {
         for (const property of changed) {
             const replacing = replaces.includes(property);
             const list = binding.lists?.[property];
-            // A list with an identity says which item and field changed; anything else, the property.
+            // A list with an identity says which of its items changed; anything else, the property.
             const byItem = list ? itemChanges(property, oldInputs[property], inputsNow[property], list) : undefined;
             const changes = byItem ?? new Map([[property, oldInputs[property] === undefined ? "add" : inputsNow[property] === undefined ? "delete" : "update"] as const]);
             for (const [path, change] of changes) {

@@ -46,8 +46,8 @@ export interface ResourceBinding {
     previewUnknowns?(news: PropertyBag, olds?: PropertyBag): string[];
     /**
      * The list inputs whose items have an identity (a no-code workspace's `vars`), by name: a refresh matches
-     * the items it read to the program's by it (`programShape.ts`), and a diff says which item and which field
-     * of it changed (`itemDiff.ts`).
+     * the items it read to the program's by it (`programShape.ts`), and a diff says which items changed
+     * (`itemDiff.ts`).
      */
     lists?: Readonly<Record<string, ListInput>>;
 }
