@@ -149,7 +149,9 @@ export class WosProviderService {
     private scoped<T>(operation: () => Promise<T>, urn?: string): Promise<T> {
         const credentials = this.#credentials;
         const run = () => withCancellation(this.#cancellation.signal, () => withCredentials(credentials, operation));
-        return urn === undefined ? run() : withUpgradeLogger((line) => this.engineLog.info(urn, line), run);
+        if (urn === undefined) return run();
+        // The resource's last line (an upgrade's end) reaches the engine before the operation's answer.
+        return withUpgradeLogger((line) => this.engineLog.info(urn, line), run).finally(() => this.engineLog.flushed());
     }
 
     // -----------------------------------------------------------------------------------------------------

@@ -11,7 +11,13 @@ import { REGISTRY_MODULES, TOKENS } from "../support/seed";
 import { createResource, failure, secretPaths, updateResource, type Held } from "./engineSteps";
 import { FAST_UPGRADES, TOKEN, TYPES, usePluginFixture } from "./pluginFixture";
 
-const fx = usePluginFixture({ server: { planStepMs: FAST_UPGRADES.planStepMs }, env: { WOS_UPGRADE_POLL_MS: String(FAST_UPGRADES.pollMs) } });
+// The engine handles each log line 30 ms after it arrives, as a busy engine may: the plugin's lines must still
+// arrive in order, and an update's last line before its answer.
+const fx = usePluginFixture({
+    server: { planStepMs: FAST_UPGRADES.planStepMs },
+    env: { WOS_UPGRADE_POLL_MS: String(FAST_UPGRADES.pollMs) },
+    engine: { answerDelayMs: () => 30 },
+});
 const acme = acmeReader(() => fx.server, TOKENS.owners);
 
 const UPGRADE_PATH = "^/api/v2/no-code-modules/[^/]+/workspaces/[^/]+/upgrade$";
@@ -131,10 +137,15 @@ describe("wos:index:NoCodeWorkspace", () => {
         expect((await acme.varsOf("plugin-site")).region).toMatchObject({ value: "us-east-1" });
         expect(secretPaths(held.outputs)).toEqual(["sensitiveValues"]);
 
+        // Every line is there when the update answers, the start first and the confirm last, in status order.
         const lines = fx.engine.lines.slice(before);
-        expect(lines.length).toBeGreaterThan(0);
         expect(lines.every((line) => line.urn === workspaceUrn("site") && line.severity === 1)).toBe(true);
-        expect(lines.map((line) => line.message).join("\n")).toContain(lastUpgrade.planUrl);
+        expect(lines[0]!.message).toMatch(/upgrade run-\w+ started: pending/);
+        expect(lines.at(-1)!.message).toContain(`upgrade ${lastUpgrade.id}: planned, confirmed and applied (plan: ${lastUpgrade.planUrl})`);
+        const order = ["pending", "fetching", "planning", "planned", "planned, confirmed and applied"];
+        const statuses = lines.map((line) => order.indexOf(/: ([a-z_, ]+) \(plan:/.exec(line.message)![1]!));
+        expect(statuses).not.toContain(-1);
+        expect(statuses).toEqual([...statuses].sort((a, b) => a - b));
         expect(lines.map((line) => line.message).join("\n")).not.toMatch(/sensitive-but-plain|secret-by-the-program/);
         workspace = held;
     });

@@ -45,16 +45,26 @@ export interface FakeEngine {
     close(): Promise<void>;
 }
 
-/** Starts a fake engine that serves `Log` (every other method of the Engine service answers UNIMPLEMENTED). */
-export async function startFakeEngine(): Promise<FakeEngine> {
+/**
+ * Starts a fake engine that serves `Log` (every other method of the Engine service answers UNIMPLEMENTED).
+ * With `answerDelayMs`, the call number `n` (from 0) is handled that long after it arrives, and recorded then,
+ * as an engine that handles each call on its own may do.
+ */
+export async function startFakeEngine(options: { answerDelayMs?: (call: number) => number } = {}): Promise<FakeEngine> {
     const { EngineService } = require("@pulumi/pulumi/proto/engine_grpc_pb");
     const { Empty } = require("google-protobuf/google/protobuf/empty_pb");
     const lines: EngineLogLine[] = [];
     const server = new grpc.Server();
+    let calls = 0;
     server.addService(EngineService, {
         log: (call: any, callback: (error: null, response: unknown) => void) => {
-            lines.push({ urn: call.request.getUrn(), message: call.request.getMessage(), severity: call.request.getSeverity() });
-            callback(null, new Empty());
+            const handle = () => {
+                lines.push({ urn: call.request.getUrn(), message: call.request.getMessage(), severity: call.request.getSeverity() });
+                callback(null, new Empty());
+            };
+            const delay = options.answerDelayMs?.(calls++) ?? 0;
+            if (delay > 0) setTimeout(handle, delay);
+            else handle();
         },
     });
     const port = await new Promise<number>((resolve, reject) =>
@@ -94,12 +104,14 @@ export interface PluginFixtureOptions {
     organization?: string;
     /** Added to the plugin's environment. */
     env?: Record<string, string>;
+    /** How the fake engine handles `Log` calls (see {@link startFakeEngine}). */
+    engine?: Parameters<typeof startFakeEngine>[0];
 }
 
 async function startPluginFixture(options: PluginFixtureOptions): Promise<PluginFixture> {
     await builtDist();
     const server = await startTestServer(options.server);
-    const engine = await startFakeEngine();
+    const engine = await startFakeEngine(options.engine);
     const plugins: ProviderHost[] = [];
     const start = async (token: string, organization?: string, address = server.url): Promise<ProviderHost> => {
         const plugin = await startPluginHost({ engineAddress: engine.address, env: options.env });
