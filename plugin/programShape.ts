@@ -38,10 +38,10 @@ export function inProgramShape(read: PropertyBag, old: PropertyBag, lists: Reado
         const items = shaped[property];
         const oldItems = old[property];
         if (!Array.isArray(items) || !Array.isArray(oldItems)) continue;
-        for (let index = 0; index < items.length; index += 1) {
-            const oldItem = oldItems.find((candidate) => sameIdentity(candidate, items[index], identity));
+        for (const [index, item] of items.entries()) {
+            const oldItem = oldItems.find((candidate) => sameIdentity(candidate, item, identity));
             if (!isObject(oldItem)) continue;
-            for (const field of Object.keys(items[index] as PropertyBag)) {
+            for (const field of Object.keys(item as PropertyBag)) {
                 if (field in oldItem) continue;
                 const current = shaped[property] as unknown[];
                 const { [field]: _left, ...itemWithout } = current[index] as PropertyBag;

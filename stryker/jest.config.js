@@ -28,8 +28,9 @@ module.exports = {
     ...base,
     rootDir: ROOT,
     // The sources are roots too: `--findRelatedTests` follows imports only through files under a root.
-    roots: ["<rootDir>/tests", "<rootDir>/sdk", "<rootDir>/server", "<rootDir>/provider"],
-    testMatch: ["<rootDir>/tests/{server,sdk,provider}/**/*.test.ts"],
+    roots: ["<rootDir>/tests", "<rootDir>/sdk", "<rootDir>/server", "<rootDir>/provider", "<rootDir>/plugin"],
+    // Of tests/plugin/ only the in-process tests of the plugin's pure pieces: the others drive its process.
+    testMatch: ["<rootDir>/tests/{server,sdk,provider}/**/*.test.ts", "<rootDir>/tests/plugin/itemDiff.test.ts"],
     testPathIgnorePatterns: [
         "/node_modules/",
         // The command line and its signals: `dist/server/main.js` in a child process.

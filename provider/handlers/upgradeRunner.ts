@@ -173,9 +173,8 @@ async function initiateUpgrade(
                             "this upgrade did not start",
                     );
                 }
-                await sleep(delay, undefined, { signal }).catch(() => {
-                    throw canceled();
-                });
+                // A cancellation ends the wait early; the loop's first check then says so.
+                await sleep(delay, undefined, { signal }).catch(() => undefined);
                 delay = Math.min(Math.round(delay * 1.5), MAX_UPGRADE_POLL_MS);
             }
         }

@@ -74,6 +74,14 @@ describe("itemChanges", () => {
         // An identity twice.
         expect(changes([region, region], [region, { ...region, value: "x" }])).toBeUndefined();
         expect(changes([region], [{ ...region, value: "x" }, region])).toBeUndefined();
+        // An item whose identity is not known yet, wholly or in part, or is missing.
+        expect(changes([region], [region, { key: UNKNOWN, value: "x", category: "infra" }])).toBeUndefined();
+        expect(changes([region], [region, { key: "size", value: "x", category: UNKNOWN }])).toBeUndefined();
+        expect(changes([region], [region, { value: "x", category: "infra" }])).toBeUndefined();
+        expect(changes([region], [region, { key: null, value: "x", category: "infra" }])).toBeUndefined();
+        // An identity twice on either side, even where each item would find a place.
+        expect(changes([region, { ...region, value: "x" }], [size, { ...region, value: "x" }])).toBeUndefined();
+        expect(changes([], [region, { ...region, value: "x" }])).toBeUndefined();
         // Nothing found to say: the handler's judgement stands for the whole list.
         expect(changes([region], [region])).toBeUndefined();
     });
@@ -117,6 +125,19 @@ describe("inProgramShape", () => {
         const old = { vars: [size, region] };
         const read = { vars: [{ ...region, hcl: false }, { ...size, hcl: false }, { ...token, hcl: false }] };
         expect(inProgramShape(read, old, LISTS, sameAs(read)).vars).toEqual([region, size, { ...token, hcl: false }]);
+    });
+
+    test("a field the old item had is kept, even at its default: the program wrote it", () => {
+        const read = { vars: [{ ...region, hcl: false, sensitive: false }] };
+        expect(inProgramShape(read, { vars: [{ ...region, hcl: false }] }, LISTS, sameAs(read)).vars).toEqual([{ ...region, hcl: false }]);
+    });
+
+    test("an old item matches only on every field of the identity, each given", () => {
+        const read = { vars: [{ ...region, hcl: false }] };
+        // The same key in another category is another var; an old item without a key matches nothing.
+        expect(inProgramShape(read, { vars: [{ ...region, category: "env" }] }, LISTS, sameAs(read)).vars).toEqual(read.vars);
+        const keyless = { vars: [{ category: "infra", value: "eu-west-1", hcl: false }] };
+        expect(inProgramShape(keyless, { vars: [{ category: "infra", value: "eu-west-1" }] }, LISTS, sameAs(keyless)).vars).toEqual(keyless.vars);
     });
 
     test("a list without an identity, or secret as a whole, or an item secret as a whole, is left as read", () => {

@@ -2,12 +2,13 @@
  * How the upgrade runner tells which earlier run it waits for: by the 409's code (`upgrade_in_progress`) and
  * the run id in its `meta`, never by the words of its detail. A stand-in client answers as the local service
  * (code and meta) or as the hosted service (words only, no code); the runner waits on the named run in the
- * first case and by trying again in the second, even when the words name a run.
+ * first case and by trying again in the second, even when the words name a run; and a cancellation stops
+ * those tries (the local service always names the run, so only a stand-in reaches them).
  */
 import type { WosClient } from "../../sdk";
 import { WosConflictError } from "../../sdk/errors";
 import type { WorkspaceUpgrade } from "../../sdk/model";
-import { runUpgrade, setUpgradeLogger } from "../../provider/handlers/upgradeRunner";
+import { runUpgrade, setUpgradeLogger, UpgradeFailure, withCancellation } from "../../provider/handlers/upgradeRunner";
 
 const MODULE = "nocode-1";
 const WORKSPACE = "ws-1";
@@ -84,4 +85,33 @@ test("a run id in the meta of another code is not taken for the unfinished run",
     const { client, waitedFor } = standIn(refusal({ code: "concurrent_change", meta: { "run-id": "run-other" } }));
     await runUpgrade(request(client));
     expect(waitedFor).toEqual(["run-mine"]);
+});
+
+test("canceled while it tries again after a 409 without a code: stops waiting at once, and starts nothing", async () => {
+    const starts: number[] = [];
+    const noCodeModules = {
+        initiateUpgrade: async () => {
+            starts.push(Date.now());
+            throw refusal({ detail: "An upgrade of this workspace is still running" });
+        },
+    };
+    const controller = new AbortController();
+    // Waits a minute between tries: only the cancellation can end this wait within the test's time.
+    process.env.WOS_UPGRADE_POLL_MS = "60000";
+    try {
+        const running = withCancellation(controller.signal, () =>
+            runUpgrade({ ...request({ noCodeModules } as unknown as WosClient), timeoutSeconds: 600 }),
+        );
+        while (starts.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        controller.abort();
+        const failure = await running.then(
+            () => undefined,
+            (error: unknown) => error,
+        );
+        expect(failure).toBeInstanceOf(UpgradeFailure);
+        expect((failure as UpgradeFailure).message).toBe("Pulumi canceled the update while an earlier upgrade of the workspace was unfinished; this upgrade did not start");
+        expect(starts).toHaveLength(1);
+    } finally {
+        process.env.WOS_UPGRADE_POLL_MS = "1";
+    }
 });
