@@ -46,9 +46,8 @@ export function itemChanges(property: string, olds: unknown, news: unknown, list
             sayable = false;
             return;
         }
-        const old = oldItems[at]!;
-        const fields = new Set([...Object.keys(old), ...Object.keys(item)]);
-        if ([...fields].some((field) => !sameValue(valueOf(old, field, list), valueOf(item, field, list)))) record(`${property}[${index}]`, "update");
+        const comparable = list.comparable ?? ((same: Record<string, unknown>) => same);
+        if (JSON.stringify(comparable(oldItems[at]!)) !== JSON.stringify(comparable(item))) record(`${property}[${index}]`, "update");
     });
     oldItems.forEach((item, index) => {
         if (!newIndex.has(identityOf(item))) record(`${property}[${index}]`, "delete");
@@ -58,17 +57,4 @@ export function itemChanges(property: string, olds: unknown, news: unknown, list
 
 function isKnown(value: unknown): boolean {
     return value !== undefined && value !== null && !isUnknown(value);
-}
-
-function isAbsent(value: unknown): boolean {
-    return value === undefined || value === null;
-}
-
-/** A field's value, its default when left out. */
-function valueOf(item: Record<string, unknown>, field: string, list: ListInput): unknown {
-    return isAbsent(item[field]) ? list.defaults?.[field] : item[field];
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-    return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -56,8 +56,11 @@ export interface ResourceBinding {
 export interface ListInput {
     /** The fields that identify an item (a var: its category and key); unique in the list. */
     identity: readonly string[];
-    /** What a field left out (or null) means, where the handler fills a default: it equals that default. */
-    defaults?: Readonly<PropertyBag>;
+    /**
+     * An item as the handler compares it (its defaults filled: `hcl` left out is `false`); two items whose
+     * forms are equal are the same. Default: the item as it is.
+     */
+    comparable?: (item: PropertyBag) => unknown;
 }
 
 /** {@link ResourceBinding.handlerInputs} with its default. */

@@ -167,8 +167,7 @@ export const noCodeWorkspaceBinding: ResourceBinding = {
     schemaInputs,
     secretInputs,
     secretOutputs,
-    // The handler's defaults of a var (`normalizedVar`): a description of "" is none.
-    lists: { vars: { identity: ["category", "key"], defaults: { value: "", description: "", hcl: false, sensitive: false } } },
+    lists: { vars: { identity: ["category", "key"], comparable: (item) => handlers.normalizedVar(item as never) } },
     previewUnknowns(news, olds) {
         const versionLeftOut = news.moduleVersion === undefined ? ["moduleVersion"] : [];
         if (olds === undefined) return ["noCodeUpgradeAvailable", ...versionLeftOut];

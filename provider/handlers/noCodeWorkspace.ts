@@ -161,8 +161,11 @@ function wholeVarsFailures(news: PropertyBag): CheckFailure[] {
 // ---------------------------------------------------------------------------------------------------------
 // diff
 
-/** A var with its defaults filled, as state keeps it and as it is compared. */
-function normalizedVar(value: NoCodeWorkspaceVar | NoCodeWorkspaceVarOutput): NoCodeWorkspaceVarOutput {
+/**
+ * A var with its defaults filled, as state keeps it and as it is compared (also by the native plugin, to say
+ * which vars of the list changed).
+ */
+export function normalizedVar(value: NoCodeWorkspaceVar | NoCodeWorkspaceVarOutput): NoCodeWorkspaceVarOutput {
     return plainOutputs<NoCodeWorkspaceVarOutput>({
         key: value.key,
         value: value.value ?? "",

@@ -152,8 +152,9 @@ export async function installPlugin(program: PulumiProgram, plugin: PluginTarbal
  */
 export async function goModuleOnSdk(dir: string, module: string): Promise<void> {
     const goSdk = path.join(SDKS_DIR, "go");
-    const sdkModule = goSdkModule();
-    const goVersion = /^go (\S+)$/m.exec(fs.readFileSync(path.join(goSdk, "go.mod"), "utf8"))![1]!;
+    const goMod = fs.readFileSync(path.join(goSdk, "go.mod"), "utf8");
+    const sdkModule = /^module (\S+)$/m.exec(goMod)![1]!;
+    const goVersion = /^go (\S+)$/m.exec(goMod)![1]!;
     fs.writeFileSync(
         path.join(dir, "go.mod"),
         [`module ${module}`, "", `go ${goVersion}`, "", `require ${sdkModule} v0.0.0`, "", `replace ${sdkModule} => ${goSdk}`, ""].join("\n"),

@@ -9,8 +9,10 @@ import { itemChanges } from "../../plugin/itemDiff";
 import { inProgramShape } from "../../plugin/programShape";
 import { secret, UNKNOWN } from "../../plugin/propertyValues";
 import type { ListInput } from "../../plugin/resourceBinding";
+import { noCodeWorkspaceBinding } from "../../plugin/resources/noCodeWorkspace";
 
-const VARS: ListInput = { identity: ["category", "key"], defaults: { value: "", description: "", hcl: false, sensitive: false } };
+/** A no-code workspace's vars, as the plugin's binding declares them (compared as the handler compares them). */
+const VARS: ListInput = noCodeWorkspaceBinding.lists!.vars!;
 const region = { key: "region", value: "eu-west-1", category: "infra" };
 const size = { key: "size", value: "2", category: "infra" };
 const token = { key: "TOKEN", value: "t", category: "env", sensitive: true };
@@ -94,7 +96,7 @@ describe("inProgramShape", () => {
         const normal = (bag: Record<string, unknown>) =>
             JSON.stringify(
                 property === "vars"
-                    ? (bag.vars as Record<string, unknown>[]).map((item) => ({ ...VARS.defaults, ...item }))
+                    ? (bag.vars as Record<string, unknown>[]).map((item) => VARS.comparable!(item))
                     : (bag[property] ?? { description: "", autoApply: false }[property]),
             );
         return normal(candidate) === normal(read);
