@@ -14,6 +14,9 @@
  */
 // First: a missing @pulumi/pulumi is reported with what to install, before any module below needs it.
 import "./requirePulumi";
+// Second: on a Node.js older than the package supports, one warning in the program's output, before any module
+// below could say it in another form.
+import "./warnUnsupportedNode";
 export { Project, type ProjectArgs } from "./project";
 export { ProjectTagBindings, type ProjectTagBindingsArgs } from "./projectTagBindings";
 export { Workspace, type WorkspaceArgs } from "./workspace";

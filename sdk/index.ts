@@ -9,6 +9,11 @@
  *
  * @module
  */
+import { warnOnceOnUnsupportedNode } from "./nodeSupport";
+
+// On a Node.js older than the package supports: one process warning (code WOS_UNSUPPORTED_NODE), then it runs.
+warnOnceOnUnsupportedNode();
+
 export { WosClient } from "./client";
 export { DEFAULT_ADDRESS, normalizeAddress, type WosClientOptions } from "./transport";
 export {

@@ -11,6 +11,7 @@ import { randomInt } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { refuseUnsupportedNode } from "../sdk/nodeSupport";
 import { defaultKeyFile, keyCheckMatches, loadSecrets, SecretKeyError, type Secrets } from "./secrets";
 
 /** An open database of the local service. */
@@ -355,8 +356,11 @@ export interface DatabaseOptions {
  * The secret key is loaded (its key file created for a database that has none yet) and checked against the
  * database before any migration runs: a database written with another key is refused untouched.
  * @throws SecretKeyError naming the key file (missing for a keyed database, malformed, or another key).
+ * @throws UnsupportedNodeError (code `WOS_UNSUPPORTED_NODE`) on a Node.js older than 22, before the binding runs.
  */
 export function openDatabase(path: string, options: DatabaseOptions = {}): Db {
+    // better-sqlite3 13 crashes an older Node.js with a segmentation fault in `new Database`: refuse it first.
+    refuseUnsupportedNode("@pulumi-wos/server (the local service)");
     const memory = path === MEMORY_PATH;
     if (!memory) mkdirSync(dirname(resolve(path)), { recursive: true });
     const db = new Database(path);

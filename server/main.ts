@@ -3,6 +3,9 @@
  * `wos-server`: the local Workspace Organization Service on the command line (`wos-server --help` lists
  * its options). Prints `wos-server listening on http://HOST:PORT` on stdout when ready; logs go to stderr.
  */
+// First: on a Node.js older than 22 the SQLite binding crashes the process; say so in one line and exit 1
+// before any module below loads it.
+import "./refuseUnsupportedNode";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";

@@ -14,6 +14,13 @@
  *
  * @packageDocumentation
  */
+import { warnOnceOnUnsupportedNode } from "../sdk/nodeSupport";
+
+// On a Node.js older than the package supports: one process warning (code WOS_UNSUPPORTED_NODE); the local
+// service itself refuses to start there (startLocalService rejects with an UnsupportedNodeError).
+warnOnceOnUnsupportedNode();
+
+export { UnsupportedNodeError, UNSUPPORTED_NODE_CODE, MINIMUM_NODE_MAJOR } from "../sdk/nodeSupport";
 export {
     startLocalService,
     SERVER_NOT_INSTALLED_MESSAGE,

@@ -19,6 +19,7 @@
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import { refuseUnsupportedNode, type UnsupportedNodeError } from "../sdk/nodeSupport";
 // Types only (erased from the JavaScript): at run time the same modules come from the package
 // `@pulumi-wos/server`, through `loadServer`.
 import type * as ServerApp from "../server/app";
@@ -361,10 +362,14 @@ class Generation {
  *
  * Needs the package `@pulumi-wos/server` (`npm install --save-dev @pulumi-wos/server`).
  *
- * @throws when `@pulumi-wos/server` is not installed ({@link SERVER_NOT_INSTALLED_MESSAGE}), or when the seed
- * is invalid (the message names each bad field).
+ * @throws an {@link UnsupportedNodeError} (code `WOS_UNSUPPORTED_NODE`) on a Node.js older than 22, whose SQLite
+ * binding the service cannot load (it would end the test's process with a segmentation fault); when
+ * `@pulumi-wos/server` is not installed ({@link SERVER_NOT_INSTALLED_MESSAGE}); or when the seed is invalid
+ * (the message names each bad field).
  */
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
+    // Before the server's modules load: the test that called this gets an error it can catch and assert.
+    refuseUnsupportedNode("startLocalService (the local service, @pulumi-wos/server)");
     const modules = loadServer();
     const seed = loadSeed(options.seed, modules.seed);
     const { all, byHolder } = tokensOf(seed, modules.seed);

@@ -13,7 +13,9 @@
  * @module
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { WosClient } from "../../sdk";
+// From its own module, not the barrel \`../../sdk\`: the barrel warns on an unsupported Node.js, and the program
+// that loaded this package has said so once already (the dynamic provider host would say it a second time).
+import { WosClient } from "../../sdk/client";
 
 /** Address of the local service, used when neither `wos:address` nor `WOS_ADDRESS` is set. */
 export const DEFAULT_WOS_ADDRESS = "http://127.0.0.1:8787";

@@ -7,7 +7,9 @@
  *
  * @module
  */
-import { WosNotFoundError, type WosClient, type Workspace } from "../../sdk";
+import type { WosClient, Workspace } from "../../sdk";
+// From its own module, not the barrel: see credentials.ts.
+import { WosNotFoundError } from "../../sdk/errors";
 import { type ClientCache, DEFAULT_WOS_ADDRESS } from "./credentials";
 
 /** Where a lookup reads the address, token and default organization it runs with. */

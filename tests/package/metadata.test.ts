@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { MINIMUM_NODE_MAJOR, TESTED_NODE_MAJORS } from "../../sdk/nodeSupport";
 
 const ROOT = resolve(__dirname, "../..");
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -195,6 +196,14 @@ describe("the Node.js the repository declares and brings", () => {
         const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: Record<string, string> };
         expect(root.engines.node).toBe(">=22");
         expect(Number(nvmrc.split(".")[0])).toBeGreaterThanOrEqual(22);
+    });
+
+    test("the refusal on an older Node.js names the oldest major of engines and the majors the matrix runs", () => {
+        expect(MINIMUM_NODE_MAJOR).toBe(22);
+        const matrix = readFileSync(join(ROOT, "tests", "matrix", "run.sh"), "utf8");
+        const nodes = /MATRIX_NODES:-([\d.,]+)\}/.exec(matrix)?.[1] ?? "";
+        expect(nodes.split(",").map((version) => Number(version.split(".")[0]))).toEqual([...TESTED_NODE_MAJORS]);
+        expect(TESTED_NODE_MAJORS).toEqual([22, 24, 26]);
     });
 
     // On Linux x64 `npm ci` installs that Node as node_modules/.bin/node, which npm puts first on every

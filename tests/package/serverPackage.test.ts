@@ -69,8 +69,11 @@ describe("the packed @pulumi-wos/server", () => {
         expect(server.files).toContain("dist/server/main.js");
         expect(server.files).toContain("dist/server/routes/projects.js");
         expect(server.files).toContain("dist/sdk/model/index.js");
+        // Beside the schemas, the judgement of the running Node.js that the service refuses an older one by.
+        expect(server.files).toContain("dist/sdk/nodeSupport.js");
         const outside = server.files.filter(
-            (file) => !/^dist\/server\/.+\.js$/.test(file) && !/^dist\/sdk\/model\/[^/]+\.js$/.test(file),
+            (file) =>
+                !/^dist\/server\/.+\.js$/.test(file) && !/^dist\/sdk\/model\/[^/]+\.js$/.test(file) && file !== "dist/sdk/nodeSupport.js",
         );
         // The licence travels with the code: npm adds a LICENSE found at the package's root whatever `files` says.
         expect(outside.sort()).toEqual(["LICENSE", "README.md", "bin/wos-server.js", "package.json"]);

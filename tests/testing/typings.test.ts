@@ -26,7 +26,7 @@ afterAll(() => {
 
 /** A user's test set-up that uses every part of the kit's typings. */
 const USER_FILE = `
-import { startLocalService, SERVER_NOT_INSTALLED_MESSAGE, WosMocks, WosMocksError, type LocalService, type LocalServiceSeed, type MocksLike } from "pulumi-wos/testing";
+import { startLocalService, SERVER_NOT_INSTALLED_MESSAGE, UNSUPPORTED_NODE_CODE, UnsupportedNodeError, WosMocks, WosMocksError, type LocalService, type LocalServiceSeed, type MocksLike } from "pulumi-wos/testing";
 
 const seed: LocalServiceSeed = {
     organizations: [{
@@ -42,7 +42,11 @@ const others: MocksLike = {
 };
 
 export async function main(): Promise<number> {
-    const service: LocalService = await startLocalService({ seed, planStepMs: 10 });
+    const service: LocalService | string = await startLocalService({ seed, planStepMs: 10 }).catch((error: unknown) => {
+        if (UnsupportedNodeError.isInstance(error) && error.code === UNSUPPORTED_NODE_CODE) return error.nodeVersion;
+        throw error;
+    });
+    if (typeof service === "string") return -1;
     const token: string | undefined = service.tokens.owners;
     const mocks = new WosMocks({ service, token: token ?? "", mocks: others });
     try {
@@ -102,7 +106,9 @@ describe.each(INSTALLS.flatMap(([installed, key]) => RESOLUTIONS.map(([label, op
             const packageDir = fs.realpathSync(program.packageDir) + path.sep;
             const loaded = files.map((file) => fs.realpathSync(file)).filter((file) => !file.startsWith(compilerLib));
             expect(loaded.filter((file) => !file.startsWith(packageDir)).map((file) => path.relative(dir, file))).toEqual(["setup.ts"]);
+            // The kit's, and the judgement of the running Node.js it shares with the client (which imports nothing).
             expect(loaded.filter((file) => file.startsWith(packageDir)).map((file) => path.relative(packageDir, file)).sort()).toEqual([
+                "dist/sdk/nodeSupport.d.ts",
                 "dist/testing/index.d.ts",
                 "dist/testing/localService.d.ts",
                 "dist/testing/mocks.d.ts",
@@ -121,17 +127,20 @@ describe.each(INSTALLS.flatMap(([installed, key]) => RESOLUTIONS.map(([label, op
     },
 );
 
-test("the published typings of pulumi-wos/testing import nothing", () => {
+test("the published typings of pulumi-wos/testing import nothing but each other and sdk/nodeSupport, which imports nothing", () => {
     const program = packed.program;
+    // The compiler's own scan: imports, `import("…")` types, `/// <reference types>`; comments are skipped.
+    const importsOf = (file: string) => {
+        const scanned = ts.preProcessFile(fs.readFileSync(path.join(program.packageDir, "dist", file), "utf8"), true, true);
+        return [...scanned.importedFiles, ...scanned.referencedFiles, ...scanned.typeReferenceDirectives].map((imported) => imported.fileName);
+    };
     const typings = fs.readdirSync(path.join(program.packageDir, "dist", "testing")).filter((name) => name.endsWith(".d.ts"));
     expect(typings.sort()).toEqual(["index.d.ts", "localService.d.ts", "mocks.d.ts"]);
     for (const name of typings) {
-        const text = fs.readFileSync(path.join(program.packageDir, "dist", "testing", name), "utf8");
-        // The compiler's own scan: imports, `import("…")` types, `/// <reference types>`; comments are skipped.
-        const scanned = ts.preProcessFile(text, true, true);
-        const imports = [...scanned.importedFiles, ...scanned.referencedFiles, ...scanned.typeReferenceDirectives].map((file) => file.fileName);
-        expect({ name, imports: imports.filter((specifier) => !specifier.startsWith("./")) }).toEqual({ name, imports: [] });
+        const outside = importsOf(path.join("testing", name)).filter((specifier) => !specifier.startsWith("./") && specifier !== "../sdk/nodeSupport");
+        expect({ name, imports: outside }).toEqual({ name, imports: [] });
     }
+    expect(importsOf(path.join("sdk", "nodeSupport.d.ts"))).toEqual([]);
 });
 
 test("with @pulumi/pulumi and @types/node installed, pulumi.runtime.setMocks takes a WosMocks (skipLibCheck false)", () => {
