@@ -20,7 +20,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin } from "../plugin/pack";
+import { hostPlatform, packPlugin } from "../plugin/pack";
 import { pluginVersion } from "../plugin/pluginVersion";
 import { ORGANIZATION, TOKEN, cpuTimeMs, envNumber, formatNumber, heading, median, reportBeside, type ServerProcess } from "./support";
 
@@ -136,7 +136,8 @@ export async function benchCli(server: ServerProcess): Promise<void> {
         const programs = {} as Record<Label, Awaited<ReturnType<typeof prepareProgram>>>;
         for (const label of LABELS) programs[label] = await prepareProgram(root, label, sources[label], server);
         // The plugin as a user installs it: the packed tarball, into the plugin program's own PULUMI_HOME.
-        const tarball = await packPlugin(path.join(root, "plugin-pack"));
+        const [packed] = await packPlugin(path.join(root, "plugin-pack"), [hostPlatform()!]);
+        const tarball = packed!.file;
         await programs.plugin.pulumi(["plugin", "install", "resource", "wos", pluginVersion(), "--file", tarball]);
         const figures = {} as Record<Label, { up: Command[]; destroy: Command[]; stateBytes: number[] }>;
         const serverCpu = {} as Record<Label, number[]>;

@@ -8,6 +8,8 @@
  *
  * @module
  */
+// First: on a Node.js older than 22 (a launcher's, from PATH), one line and exit 1 before the runtime loads.
+import "./refuseUnsupportedNode";
 import { serve } from "./serve";
 
 async function main(args: string[]): Promise<void> {

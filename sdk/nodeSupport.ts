@@ -27,8 +27,10 @@ export const TESTED_NODE_MAJORS: readonly number[] = [22, 24, 26];
 /** The `code` of an {@link UnsupportedNodeError}, stable: what a test or a caller decides on. */
 export const UNSUPPORTED_NODE_CODE = "WOS_UNSUPPORTED_NODE";
 
-/** Where Node.js is installed from, named in every refusal. */
-const INSTALL_HINT = "https://nodejs.org/en/download, or `nvm install 24`";
+/** What to do, the end of every refusal: the versions to install, and where from. */
+export const NODE_INSTALL_ADVICE =
+    "Install Node.js " + TESTED_NODE_MAJORS.slice(0, -1).join(", ") + " or " + TESTED_NODE_MAJORS[TESTED_NODE_MAJORS.length - 1] +
+    " (https://nodejs.org/en/download, or `nvm install 24`).";
 
 /**
  * The line that says `program` needs a newer Node.js than `version`, or `undefined` when `version` is
@@ -42,11 +44,7 @@ export function unsupportedNodeMessage(program: string, version?: string): strin
     const running = version === undefined ? process.versions.node : version;
     const major = /^v?(\d+)\./.exec(running);
     if (major === null || Number(major[1]) >= MINIMUM_NODE_MAJOR) return undefined;
-    const majors = TESTED_NODE_MAJORS.slice(0, -1).join(", ") + " or " + TESTED_NODE_MAJORS[TESTED_NODE_MAJORS.length - 1];
-    return (
-        program + " needs Node.js " + MINIMUM_NODE_MAJOR + " or later; this is Node.js " + running.replace(/^v/, "") +
-        ". Install Node.js " + majors + " (" + INSTALL_HINT + ")."
-    );
+    return program + " needs Node.js " + MINIMUM_NODE_MAJOR + " or later; this is Node.js " + running.replace(/^v/, "") + ". " + NODE_INSTALL_ADVICE;
 }
 
 /** Marks an {@link UnsupportedNodeError} across two copies of this module (a program may load both packages). */
@@ -85,6 +83,18 @@ export class UnsupportedNodeError extends Error {
 export function refuseUnsupportedNode(program: string): void {
     const message = unsupportedNodeMessage(program);
     if (message !== undefined) throw new UnsupportedNodeError(message, process.versions.node);
+}
+
+/**
+ * The first thing a command does (`wos-server`, the plugin's bundle): on a Node.js older than
+ * {@link MINIMUM_NODE_MAJOR}, the line of {@link unsupportedNodeMessage} on stderr and exit status 1, with no
+ * stack trace (the user's problem is the Node.js, not the code).
+ */
+export function exitOnUnsupportedNode(program: string): void {
+    const refusal = unsupportedNodeMessage(program);
+    if (refusal === undefined) return;
+    process.stderr.write(refusal + "\n");
+    process.exit(1);
 }
 
 /** Set on `globalThis` once the warning is out: one per process, whichever copy and entry point said it. */

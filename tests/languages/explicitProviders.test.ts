@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { startCliTestService, type CliTestService } from "../cli/localService";
 import { startRecorder, type Recorder, type RecordedRequest } from "../support/recordingProxy";
 import { testSeed, TOKENS } from "../support/seed";
-import { removePluginTarball, resourcePathsHolding, yamlStack, type ProgramStack } from "./pluginStacks";
+import { resourcePathsHolding, yamlStack, type ProgramStack } from "./pluginStacks";
 
 jest.setTimeout(300_000);
 
@@ -117,7 +117,6 @@ afterAll(async () => {
     await acmeProxy?.close();
     await globexProxy?.close();
     await service?.stop();
-    removePluginTarball();
     if (seedDir) fs.rmSync(seedDir, { recursive: true, force: true });
 }, 60_000);
 

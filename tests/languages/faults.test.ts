@@ -12,7 +12,7 @@
  */
 import { startCliTestService, type CliTestService } from "../cli/localService";
 import type { CliResult } from "../support/pulumiCli";
-import { removePluginTarball, yamlStack, type ProgramStack } from "./pluginStacks";
+import { yamlStack, type ProgramStack } from "./pluginStacks";
 
 jest.setTimeout(300_000);
 
@@ -74,7 +74,6 @@ beforeAll(async () => {
 afterAll(async () => {
     await stack?.dispose();
     await service?.stop();
-    removePluginTarball();
 }, 60_000);
 
 /** What the service holds of the program's resources: each name with how many there are, and the workspace's vars. */

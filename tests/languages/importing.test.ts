@@ -11,7 +11,7 @@
  */
 import { WosClient } from "../../sdk";
 import { PLATFORM_TOKEN, startCliTestService, type CliTestService, type OrganizationSnapshot } from "../cli/localService";
-import { removePluginTarball, resourcePathsHolding, yamlStack, type ProgramStack } from "./pluginStacks";
+import { resourcePathsHolding, yamlStack, type ProgramStack } from "./pluginStacks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -49,7 +49,6 @@ beforeAll(async () => {
 afterAll(async () => {
     await stack?.dispose();
     await service?.stop();
-    removePluginTarball();
 }, 60_000);
 
 /** The generated code, as `pulumi import --out` wrote it. */

@@ -8,7 +8,7 @@
  */
 import { startCliTestService, type CliTestService } from "../cli/localService";
 import { waitForOutput } from "../support/pulumiCli";
-import { removePluginTarball, yamlStack, type ProgramStack } from "./pluginStacks";
+import { yamlStack, type ProgramStack } from "./pluginStacks";
 
 jest.setTimeout(300_000);
 
@@ -62,7 +62,6 @@ beforeAll(async () => {
 afterAll(async () => {
     await stack?.dispose();
     await service?.stop();
-    removePluginTarball();
 }, 60_000);
 
 async function runsOf(moduleId: string, workspaceId: string, runs: string[]): Promise<string[]> {

@@ -7,8 +7,9 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { builtDist, childEnv, REPO_ROOT } from "../support/packedPackage";
+import { builtDist, childEnv, contentHash, REPO_ROOT, withLock } from "../support/packedPackage";
 import { pulumiVersion, type PulumiProgram } from "../support/pulumiCli";
+import { hostPlatform, platformName } from "../../plugin/pack";
 
 /** The committed SDKs, generated from the plugin's schema by `npm run sdks`. */
 export const SDKS_DIR = path.join(REPO_ROOT, "sdks");
@@ -126,17 +127,59 @@ export interface PluginTarball {
     version: string;
 }
 
+/** Where {@link pluginTarball} keeps the archives it packed, one folder per content of what they are made from. */
+const PLUGIN_CACHE = path.join(os.tmpdir(), "pulumi-wos-plugin");
+
 /**
- * The plugin tarball as `npm run plugin:pack` makes it (plugin/pack.ts: a launcher and one bundle, run by the
- * Node.js on PATH), packed from the build into `dir`.
+ * The plugin's archive for this machine's platform, as `npm run plugin:pack` makes it (plugin/pack.ts: on Linux
+ * x64 one executable, the bundle inside the Node.js of `.nvmrc`), packed from the build once per content of the
+ * build and shared by every test file (under a lock, so that parallel files pack once): a user's archive is
+ * never changed, so neither is this one. Read it, never write into its folder.
  */
-export async function pluginTarball(dir: string): Promise<PluginTarball> {
+export async function pluginTarball(): Promise<PluginTarball> {
     await builtDist();
-    const { stdout } = await runCommand(process.execPath, [path.join(REPO_ROOT, "dist", "plugin", "pack.js"), dir], {
-        cwd: REPO_ROOT,
-        timeoutMs: 5 * 60_000,
+    const hash = contentHash(["dist/plugin", "dist/provider", "dist/sdk", "package.json", ".nvmrc", "LICENSE"]);
+    const entry = path.join(PLUGIN_CACHE, hash);
+    fs.mkdirSync(PLUGIN_CACHE, { recursive: true });
+    const file = await withLock(path.join(PLUGIN_CACHE, "pack.lock"), async () => {
+        const ready = path.join(entry, "archive");
+        if (!fs.existsSync(ready)) {
+            const staging = `${entry}.staging-${process.pid}`;
+            fs.rmSync(staging, { recursive: true, force: true });
+            const platform = hostPlatformName();
+            const { stdout } = await runCommand(process.execPath, [path.join(REPO_ROOT, "dist", "plugin", "pack.js"), staging, "--platform", platform], {
+                cwd: REPO_ROOT,
+                timeoutMs: 5 * 60_000,
+            });
+            fs.writeFileSync(path.join(staging, "archive"), path.basename(stdout.trim()));
+            fs.rmSync(entry, { recursive: true, force: true });
+            fs.renameSync(staging, entry);
+            pruneOldPluginArchives(entry);
+        }
+        return path.join(entry, fs.readFileSync(ready, "utf8"));
     });
-    return { file: stdout.trim(), version: packageSchema().version };
+    return { file, version: packageSchema().version };
+}
+
+/** This machine's platform by Pulumi's names (`linux-amd64`), which the archive of {@link pluginTarball} is for. */
+export function hostPlatformName(): string {
+    const platform = hostPlatform();
+    if (!platform) throw new Error(`the plugin has no archive for ${process.platform}-${process.arch}`);
+    return platformName(platform);
+}
+
+/** Drops the cached archives of other contents that nobody has packed for a day (each is tens of megabytes). */
+function pruneOldPluginArchives(current: string): void {
+    const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+    for (const name of fs.readdirSync(PLUGIN_CACHE)) {
+        const entry = path.join(PLUGIN_CACHE, name);
+        if (entry === current || name.endsWith(".lock")) continue;
+        try {
+            if (fs.statSync(entry).mtimeMs < dayAgo) fs.rmSync(entry, { recursive: true, force: true });
+        } catch {
+            // Another run pruned it first.
+        }
+    }
 }
 
 /** `pulumi plugin install resource wos <version> --file <tarball>` into the program's own PULUMI_HOME. */

@@ -58,19 +58,17 @@ const workspacesOf = (spec: ComponentProgram) => [`${spec.language}-assets`, `${
 
 let service: CliTestService;
 let seeded: OrganizationSnapshot;
-let pluginDir: string;
 let plugin: PluginTarball;
 
 beforeAll(async () => {
     service = await startCliTestService();
     seeded = await service.snapshot();
-    pluginDir = fs.mkdtempSync(path.join(os.tmpdir(), "wos-plugin-"));
-    plugin = await pluginTarball(pluginDir);
+    plugin = await pluginTarball();
 }, 600_000);
 
 afterAll(async () => {
     await service?.stop();
-    for (const dir of [pluginDir, pythonDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [pythonDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 /** A stack of the program (or of `files` over it), with the plugin installed and the service's address and token. */

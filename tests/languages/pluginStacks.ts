@@ -10,29 +10,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pulumiProgram, type PulumiProgram } from "../support/pulumiCli";
 import { PLATFORM_TOKEN, type CliTestService } from "../cli/localService";
-import { installPlugin, pluginTarball, type PluginTarball } from "./languageTools";
+import { installPlugin, pluginTarball } from "./languageTools";
 
 /** The first poll of an upgrade's plan, made fast for the tests (the provider's default is 1 s). */
 export const UPGRADE_POLL_MS = "100";
-
-let tarball: Promise<PluginTarball> | undefined;
-let tarballDir: string | undefined;
-
-/** The plugin's tarball, packed once per test file (removed by {@link removePluginTarball}). */
-export function pluginTarballOnce(): Promise<PluginTarball> {
-    if (!tarball) {
-        tarballDir = fs.mkdtempSync(path.join(os.tmpdir(), "wos-plugin-"));
-        tarball = pluginTarball(tarballDir);
-    }
-    return tarball;
-}
-
-/** Removes the tarball {@link pluginTarballOnce} packed, if any (an `afterAll`). */
-export function removePluginTarball(): void {
-    if (tarballDir) fs.rmSync(tarballDir, { recursive: true, force: true });
-    tarball = undefined;
-    tarballDir = undefined;
-}
 
 /** A program on a stack of its own, with everything the CLI printed for it. */
 export interface ProgramStack {
@@ -87,7 +68,7 @@ export async function yamlStack(service: CliTestService, options: YamlStackOptio
         fs.rmSync(source, { recursive: true, force: true });
     }
     const transcript = withTranscript(program);
-    await installPlugin(program, await pluginTarballOnce());
+    await installPlugin(program, await pluginTarball());
     if (options.defaultProvider !== false) {
         await program.setConfig("wos:address", service.url);
         await program.setConfig("wos:token", PLATFORM_TOKEN, { secret: true });

@@ -37,8 +37,8 @@ import {
     type CliTestService,
     type OrganizationSnapshot,
 } from "../cli/localService";
-import { installPlugin } from "./languageTools";
-import { pluginTarballOnce, removePluginTarball, resourcePathsHolding, UPGRADE_POLL_MS, withTranscript } from "./pluginStacks";
+import { installPlugin, pluginTarball } from "./languageTools";
+import { resourcePathsHolding, UPGRADE_POLL_MS, withTranscript } from "./pluginStacks";
 
 // Each test runs the real CLI, which starts a language host and the plugin (Node.js): seconds alone, more on two
 // busy cores.
@@ -97,7 +97,7 @@ export function programLifecycleTests(spec: LifecycleSpec): void {
         });
         transcript = withTranscript(program);
         await spec.prepare?.(program.dir);
-        await installPlugin(program, await pluginTarballOnce());
+        await installPlugin(program, await pluginTarball());
         await program.setConfig("wos:address", service.url);
         await program.setConfig("wos:token", PLATFORM_TOKEN, { secret: true });
         await program.setConfig("wos:organization", "acme");
@@ -106,7 +106,6 @@ export function programLifecycleTests(spec: LifecycleSpec): void {
     afterAll(async () => {
         await program?.dispose();
         await service?.stop();
-        removePluginTarball();
     }, 60_000);
 
     /** A workspace of the program as the service holds it, with its vars by key. */

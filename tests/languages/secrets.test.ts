@@ -14,7 +14,7 @@ import { WosClient } from "../../sdk";
 import { REPO_ROOT } from "../support/packedPackage";
 import { pulumiProgram } from "../support/pulumiCli";
 import { PLATFORM_TOKEN, startCliTestService, type CliTestService } from "../cli/localService";
-import { removePluginTarball, resourcePathsHolding, UPGRADE_POLL_MS, withTranscript, yamlStack, type ProgramStack } from "./pluginStacks";
+import { resourcePathsHolding, UPGRADE_POLL_MS, withTranscript, yamlStack, type ProgramStack } from "./pluginStacks";
 
 jest.setTimeout(300_000);
 
@@ -108,7 +108,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
     await service?.stop();
-    removePluginTarball();
 }, 60_000);
 
 /** The sensitive var and variable of a workspace as the service holds them: sensitive, without a value. */

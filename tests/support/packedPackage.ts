@@ -191,12 +191,24 @@ export async function builtDist(): Promise<void> {
 
 /** Hash of every file `npm pack` may take from either package (`server/` holds the server's). */
 function hashPackInputs(): string {
+    return contentHash(["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist", ...["package.json", "README.md", "LICENSE", "bin", "dist"].map((top) => path.join("server", top))]);
+}
+
+/** Where the plugin's archives are written under `dist/`, which {@link contentHash} does not read. */
+const PLUGIN_ARCHIVE_DIRS = [path.join("dist", "plugin-pack"), path.join("dist", "release")];
+
+/**
+ * Hash (16 hex digits) of the repository's root path and of every file under `tops` (paths from the root), names
+ * and contents: what names a cache entry made from those files. The plugin's archives under `dist/` (what
+ * `npm run plugin:pack` writes: hundreds of megabytes, and no package ships them) are not read.
+ */
+export function contentHash(tops: readonly string[]): string {
     // The repository too: a cached program links the dependencies of the repository that packed it, and
     // another clone with the same files (a CI rehearsal in /tmp, since deleted) must not reuse its links.
     const hash = createHash("sha256").update(REPO_ROOT).update("\0");
     const visit = (relative: string): void => {
         const absolute = path.join(REPO_ROOT, relative);
-        if (!fs.existsSync(absolute)) return;
+        if (!fs.existsSync(absolute) || PLUGIN_ARCHIVE_DIRS.includes(relative)) return;
         const stat = fs.statSync(absolute);
         if (stat.isDirectory()) {
             for (const name of fs.readdirSync(absolute).sort()) visit(path.join(relative, name));
@@ -204,8 +216,7 @@ function hashPackInputs(): string {
         }
         hash.update(relative).update("\0").update(fs.readFileSync(absolute)).update("\0");
     };
-    for (const top of ["package.json", "README.md", "LICENSE", "CHANGELOG.md", "dist"]) visit(top);
-    for (const top of ["package.json", "README.md", "LICENSE", "bin", "dist"]) visit(path.join("server", top));
+    for (const top of tops) visit(top);
     return hash.digest("hex").slice(0, 16);
 }
 
@@ -320,7 +331,7 @@ function pruneOldEntries(current: string): void {
 }
 
 /** Runs `fn` holding a lock directory; a lock left by a dead process is taken over. */
-async function withLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
+export async function withLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
     for (;;) {
         try {
             fs.mkdirSync(lockDir);
