@@ -207,3 +207,25 @@ test("the Linux x64 archive, installed by pulumi plugin install, is the whole pr
         /unknown component type wos:index:Project \(the plugin has wos:index:NoCodeProject\)/,
     );
 });
+
+test("the Linux arm64 executable answers the engine's GetPluginInfo and GetSchema under user-mode emulation", async () => {
+    // qemu-user and the arm64 C and C++ libraries from Debian's packages (.ci/run installs them).
+    const sysroot = "/usr/aarch64-linux-gnu";
+    const qemu = execFileSync("sh", ["-c", "command -v qemu-aarch64 || true"], { encoding: "utf8" }).trim();
+    expect({ qemu: qemu !== "", sysroot: fs.existsSync(path.join(sysroot, "lib", "ld-linux-aarch64.so.1")) }).toEqual({ qemu: true, sysroot: true });
+    const wrapper = path.join(workDir, "pulumi-resource-wos-arm64");
+    fs.writeFileSync(wrapper, `#!/bin/sh\nexec ${qemu} -L ${sysroot} "${path.join(unpacked["linux-arm64"]!, "pulumi-resource-wos")}" "$@"\n`, { mode: 0o755 });
+    const plugin = await startPluginHost({
+        executable: wrapper,
+        cwd: fs.mkdtempSync(path.join(workDir, "emulated-")),
+        env: { PATH: pathOf("path-of-nothing-arm64", {}) },
+        // Emulated, the whole Node.js starts in seconds rather than milliseconds.
+        startTimeoutMs: 120_000,
+        callTimeoutMs: 120_000,
+    });
+    hosts.push(plugin);
+    expect(await plugin.getPluginInfo()).toEqual({ version: VERSION });
+    const schema = await plugin.getSchema();
+    expect(schema).toMatchObject({ name: "wos", version: VERSION });
+    expect(Object.keys(schema.resources)).toEqual(expect.arrayContaining(["wos:index:Project", "wos:index:NoCodeWorkspace"]));
+}, 300_000);
