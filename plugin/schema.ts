@@ -73,6 +73,9 @@ export const CONFIG_VARIABLES: Record<"address" | "token" | "organization", Prop
     },
 };
 
+/** The plugin's release downloads, in the form the Pulumi CLI reads (`github://<api host>/<owner>/<repository>`). */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-wos/pulumi-wos";
+
 /** The package schema, in the format of Pulumi's package schema. */
 export interface PackageSchema {
     name: string;
@@ -84,6 +87,7 @@ export interface PackageSchema {
     repository: string;
     license: string;
     publisher: string;
+    pluginDownloadURL: string;
     config: { variables: Record<string, PropertySpec> };
     provider: { description: string; type: "object"; properties: Record<string, PropertySpec>; inputProperties: Record<string, PropertySpec> };
     resources: Record<string, ResourceSpec>;
@@ -120,6 +124,9 @@ function assemble(): PackageSchema {
         repository: "https://github.com/pulumi-wos/pulumi-wos",
         license: "Apache-2.0",
         publisher: "pulumi-wos",
+        // Where the CLI downloads the plugin when a program needs it: the assets of the project's GitHub release
+        // v<version> (pulumi-resource-wos-v<version>-<os>-<arch>.tar.gz). Every generated SDK carries it.
+        pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
         config: { variables: CONFIG_VARIABLES },
         provider: {
             description: "The provider of the Workspace Organization Service: one address, token and default organization.",

@@ -18,6 +18,8 @@ export const SDKS_DIR = path.join(REPO_ROOT, "sdks");
 export interface PackageSchema {
     name: string;
     version: string;
+    /** Where the CLI downloads the plugin: the project's release (`github://api.github.com/<owner>/<repository>`). */
+    pluginDownloadURL: string;
     description: string;
     resources: Record<string, { description?: string; inputProperties?: Record<string, { description?: string }> }>;
     functions: Record<string, { description?: string }>;
