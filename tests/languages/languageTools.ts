@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { builtDist, childEnv, contentHash, REPO_ROOT, withLock } from "../support/packedPackage";
+import { builtDist, childEnv, contentHash, pruneStaleEntries, REPO_ROOT, withLock } from "../support/packedPackage";
 import { pulumiVersion, type PulumiProgram } from "../support/pulumiCli";
 import { hostPlatform, platformName } from "../../plugin/pack";
 
@@ -85,7 +85,7 @@ export function cachedPythonEnvironment(): string {
 }
 
 /** The site-packages directory of the virtual environment `dir`. */
-async function sitePackages(dir: string): Promise<string> {
+export async function sitePackages(dir: string): Promise<string> {
     const { stdout } = await runCommand(path.join(dir, "bin", "python"), ["-c", 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], {
         cwd: dir,
     });
@@ -156,7 +156,7 @@ export async function pluginTarball(): Promise<PluginTarball> {
             fs.writeFileSync(path.join(staging, "archive"), path.basename(stdout.trim()));
             fs.rmSync(entry, { recursive: true, force: true });
             fs.renameSync(staging, entry);
-            pruneOldPluginArchives(entry);
+            pruneStaleEntries(PLUGIN_CACHE, hash);
         }
         return path.join(entry, fs.readFileSync(ready, "utf8"));
     });
@@ -168,20 +168,6 @@ export function hostPlatformName(): string {
     const platform = hostPlatform();
     if (!platform) throw new Error(`the plugin has no archive for ${process.platform}-${process.arch}`);
     return platformName(platform);
-}
-
-/** Drops the cached archives of other contents that nobody has packed for a day (each is tens of megabytes). */
-function pruneOldPluginArchives(current: string): void {
-    const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
-    for (const name of fs.readdirSync(PLUGIN_CACHE)) {
-        const entry = path.join(PLUGIN_CACHE, name);
-        if (entry === current || name.endsWith(".lock")) continue;
-        try {
-            if (fs.statSync(entry).mtimeMs < dayAgo) fs.rmSync(entry, { recursive: true, force: true });
-        } catch {
-            // Another run pruned it first.
-        }
-    }
 }
 
 /** `pulumi plugin install resource wos <version> --file <tarball>` into the program's own PULUMI_HOME. */

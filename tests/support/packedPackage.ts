@@ -115,7 +115,7 @@ async function preparePackedPackages(): Promise<PackedPackages> {
             fs.rmSync(entry, { recursive: true, force: true });
             await packInto(entry);
         }
-        pruneOldEntries(hash);
+        pruneStaleEntries(CACHE_ROOT, hash);
         const ready = JSON.parse(fs.readFileSync(path.join(entry, "ready.json"), "utf8")) as Ready;
         const at = (name: string, packageName: string, files: string[]): PackedProgram => {
             const dir = path.join(entry, name);
@@ -316,12 +316,12 @@ function linkDependencies(packageJsonPath: string, nodeModules: string, notInsta
     }
 }
 
-/** Drops cache entries of other contents that nobody has touched for a day. */
-function pruneOldEntries(current: string): void {
+/** Drops the entries of the cache folder `root` but `current` (and the locks) that nobody has touched for a day. */
+export function pruneStaleEntries(root: string, current: string): void {
     const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
-    for (const name of fs.readdirSync(CACHE_ROOT)) {
+    for (const name of fs.readdirSync(root)) {
         if (name === current || name.endsWith(".lock")) continue;
-        const entry = path.join(CACHE_ROOT, name);
+        const entry = path.join(root, name);
         try {
             if (fs.statSync(entry).mtimeMs < dayAgo) fs.rmSync(entry, { recursive: true, force: true });
         } catch {
