@@ -1,5 +1,6 @@
 /**
- * The plugin as a user installs it (issues 21 and 28): `npm run plugin:pack` writes one archive per platform
+ * The plugin as a user installs it (issues 21 and 28): `npm run plugin:pack` (and `npm run release`, whose
+ * archives these are) writes one archive per platform
  * Pulumi publishes plugins for, named as the CLI expects; where the npm registry has a Node.js of `.nvmrc`'s
  * version for the platform, the archive holds one executable (that Node.js with the bundle injected: a single
  * executable application), else a launcher of the Node.js on `PATH` beside the bundle.
@@ -18,9 +19,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { findOldNode } from "../support/oldNode";
-import { builtDist, childEnv, REPO_ROOT } from "../support/packedPackage";
+import { childEnv } from "../support/packedPackage";
 import { pulumiBinDir } from "../support/pulumiCli";
 import { startPluginHost, type ProviderHost } from "../support/providerHost";
+import { releaseOnce } from "../support/release";
 import { startTestServer, type TestServer } from "../support/server";
 import { TOKENS } from "../support/seed";
 import { createResource } from "./engineSteps";
@@ -52,14 +54,13 @@ let server: TestServer;
 const hosts: ProviderHost[] = [];
 
 beforeAll(async () => {
-    await builtDist();
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), "wos-plugin-pack-"));
-    const printed = execFileSync(process.execPath, [path.join(REPO_ROOT, "dist", "plugin", "pack.js"), path.join(workDir, "out")], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "ignore"],
-    });
-    for (const file of printed.trim().split("\n")) {
-        const platform = /-v[^-]+-(\w+-\w+)\.tar\.gz$/.exec(path.basename(file))?.[1] ?? file;
+    // The archives of the release (plugin/release.ts packs every platform with plugin/pack.ts), made once for
+    // every test file that reads them.
+    const release = await releaseOnce();
+    for (const name of fs.readdirSync(release.dir).filter((file) => file.startsWith("pulumi-resource-wos-v"))) {
+        const file = path.join(release.dir, name);
+        const platform = /-v[^-]+-(\w+-\w+)\.tar\.gz$/.exec(name)?.[1] ?? name;
         archives[platform] = file;
         unpacked[platform] = path.join(workDir, "unpacked", platform);
         fs.mkdirSync(unpacked[platform]!, { recursive: true });
