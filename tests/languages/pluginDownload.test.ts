@@ -2,15 +2,18 @@
  * The CLI fetches the plugin itself (issue 28, point 2): the package schema's `pluginDownloadURL`
  * (`github://api.github.com/pulumi-wos/pulumi-wos`, the project's release downloads) reaches the generated
  * SDKs, so a program on an SDK needs no `pulumi plugin install`. Proved offline with the CLI's own override: a
- * local HTTP server serves this machine's archive as the release would, and `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`
+ * local HTTP server serves the release folder (`npm run release`) as GitHub serves its assets, and `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES`
  * maps `^github://api.github.com/pulumi-wos/pulumi-wos` to it (the regular expression is matched against the
  * download URL the SDK gives, not the plugin's name). Each program runs with a fresh `PULUMI_HOME`, no plugin
  * installed and automatic acquisition on: `pulumi up` downloads the archive (the server saw the request, the
  * CLI says so) and makes its project on `wos-server`; `destroy` removes it.
  *
- * - Python: the generated SDK installed with pip (its `pulumi-plugin.json` carries the URL as `server`).
+ * - Python: the release's wheel installed with pip (its `pulumi-plugin.json` carries the URL as `server`).
+ * - Go: the SDK module taken by `go get` from the release's proxy (`GOPROXY=file://…`); its resources carry the URL.
  * - YAML: a program has no SDK; the package declaration beside it (what `pulumi package add` writes for YAML,
  *   `packageDeclarationVersion: 1`, with the URL as `downloadUrl`) says where the plugin is.
+ * - `pulumi plugin install resource wos <version> --server <URL>`, for a machine that installs ahead: the
+ *   release's archive is what it installs, and `--checksum` with a wrong sum is refused.
  *
  * A wrong URL in the schema (or none) leaves the CLI asking elsewhere, and the override no longer matches: the
  * download, and the test, fail.
@@ -22,7 +25,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { PLATFORM_TOKEN, startCliTestService, type CliTestService } from "../cli/localService";
 import { pulumiBinDir, pulumiProgram, type PulumiProgram } from "../support/pulumiCli";
-import { packageSchema, pluginTarball, pythonEnvironmentWithSdk, type PluginTarball } from "./languageTools";
+import { releaseOnce, type Release } from "../support/release";
+import { cachedPythonEnvironment, hostPlatformName, packageSchema, runCommand, SDKS_DIR, sitePackages } from "./languageTools";
 
 jest.setTimeout(300_000);
 
@@ -30,7 +34,9 @@ jest.setTimeout(300_000);
 const DOWNLOAD_URL = "github://api.github.com/pulumi-wos/pulumi-wos";
 
 let service: CliTestService;
-let plugin: PluginTarball;
+let release: Release;
+/** This machine's archive in the release: what the CLI must download. */
+let archiveName: string;
 let downloads: http.Server;
 let downloadsUrl: string;
 /** Paths the download server was asked for. */
@@ -40,14 +46,16 @@ let scratch: string;
 beforeAll(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wos-plugin-download-"));
     service = await startCliTestService();
-    plugin = await pluginTarball();
-    // The release's downloads, as a folder: the CLI asks for <url>/pulumi-resource-wos-v<version>-<os>-<arch>.tar.gz.
+    release = await releaseOnce();
+    archiveName = `pulumi-resource-wos-v${release.version}-${hostPlatformName()}.tar.gz`;
+    // The release's assets, as a folder: the CLI asks for <url>/pulumi-resource-wos-v<version>-<os>-<arch>.tar.gz.
     downloads = http.createServer((request, response) => {
         requested.push(request.url ?? "");
-        const name = path.basename(plugin.file);
-        if (request.method === "GET" && request.url === `/${name}`) {
-            response.writeHead(200, { "content-type": "application/gzip", "content-length": fs.statSync(plugin.file).size });
-            fs.createReadStream(plugin.file).pipe(response);
+        const name = decodeURIComponent((request.url ?? "").slice(1));
+        const file = path.join(release.dir, name);
+        if (request.method === "GET" && /^[\w.-]+$/.test(name) && fs.existsSync(file)) {
+            response.writeHead(200, { "content-type": "application/octet-stream", "content-length": fs.statSync(file).size });
+            fs.createReadStream(file).pipe(response);
             return;
         }
         response.writeHead(404).end();
@@ -76,7 +84,7 @@ test("the schema names the release downloads, and the generated SDKs carry them"
     for (const file of [path.join(sdks, "python", "pulumi_wos", "pulumi-plugin.json"), path.join(sdks, "go", "wos", "pulumi-plugin.json")]) {
         expect({ file, plugin: JSON.parse(fs.readFileSync(file, "utf8")) }).toEqual({
             file,
-            plugin: { resource: true, name: "wos", version: plugin.version, server: DOWNLOAD_URL },
+            plugin: { resource: true, name: "wos", version: release.version, server: DOWNLOAD_URL },
         });
     }
     expect(fs.readFileSync(path.join(sdks, "go", "wos", "internal", "pulumiUtilities.go"), "utf8")).toContain(`pulumi.PluginDownloadURL("${DOWNLOAD_URL}")`);
@@ -90,16 +98,16 @@ async function upDownloadsThePlugin(program: PulumiProgram, projectName: string)
     await program.setConfig("wos:token", PLATFORM_TOKEN, { secret: true });
     await program.setConfig("wos:organization", "acme");
     const up = await program.pulumi(["up", "--yes", "--skip-preview"]);
-    expect(requested.slice(before)).toContain(`/${path.basename(plugin.file)}`);
+    expect(requested.slice(before)).toContain(`/${archiveName}`);
     expect(up.output).toMatch(/[Dd]ownloading.*wos|wos.*[Dd]ownload/);
-    expect((await program.pulumi(["plugin", "ls"])).output).toMatch(new RegExp(`wos\\s+resource\\s+${plugin.version.replace(/\./g, "\\.")}`));
+    expect((await program.pulumi(["plugin", "ls"])).output).toMatch(new RegExp(`wos\\s+resource\\s+${release.version.replace(/\./g, "\\.")}`));
     const id = (await program.outputs()).projectId as string;
     expect((await service.get(`/projects/${id}`)).attributes.name).toBe(projectName);
     await program.pulumi(["destroy", "--yes", "--skip-preview"]);
     expect((await service.request("GET", `/projects/${id}`)).status).toBe(404);
 }
 
-test("a Python program on the SDK: pulumi up downloads the plugin from the SDK's URL, with nothing installed before", async () => {
+test("a Python program on the release's wheel: pulumi up downloads the plugin from the SDK's URL, with nothing installed before", async () => {
     const source = path.join(scratch, "python-download");
     fs.mkdirSync(source);
     fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: wos-python-download\nruntime: python\n");
@@ -107,7 +115,15 @@ test("a Python program on the SDK: pulumi up downloads the plugin from the SDK's
         path.join(source, "__main__.py"),
         'import pulumi\nimport pulumi_wos as wos\n\nproject = wos.Project("downloaded", name="Downloaded By Python")\npulumi.export("projectId", project.id)\n',
     );
-    const venv = await pythonEnvironmentWithSdk(path.join(scratch, "venv"));
+    // The wheel from the file; pulumi and the SDK's other dependencies from the tests' cached environment.
+    const venv = path.join(scratch, "venv");
+    await runCommand("python3", ["-m", "venv", "--without-pip", venv], { cwd: scratch });
+    fs.writeFileSync(path.join(await sitePackages(venv), "pulumi-wos-tests-base.pth"), `${await sitePackages(cachedPythonEnvironment())}\n`);
+    const wheel = path.join(release.dir, `pulumi_wos-${release.version}-py3-none-any.whl`);
+    await runCommand(path.join(venv, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", wheel], {
+        cwd: scratch,
+        timeoutMs: 5 * 60_000,
+    });
     const program = await pulumiProgram({
         source,
         packed: false,
@@ -140,7 +156,7 @@ test("a YAML program with the package declaration: pulumi up downloads the plugi
     );
     fs.writeFileSync(
         path.join(source, "wos.yaml"),
-        `packageDeclarationVersion: 1\nname: wos\nversion: ${plugin.version}\ndownloadUrl: ${DOWNLOAD_URL}\n`,
+        `packageDeclarationVersion: 1\nname: wos\nversion: ${release.version}\ndownloadUrl: ${DOWNLOAD_URL}\n`,
     );
     const program = await pulumiProgram({ source, packed: false, env: downloadEnvironment() });
     try {
@@ -148,4 +164,72 @@ test("a YAML program with the package declaration: pulumi up downloads the plugi
     } finally {
         await program.dispose();
     }
+});
+
+test("a Go program on the SDK module from the release's proxy: pulumi up downloads the plugin from the SDK's URL", async () => {
+    const source = path.join(scratch, "go-download");
+    fs.mkdirSync(source);
+    fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: wos-go-download\nruntime: go\n");
+    fs.writeFileSync(
+        path.join(source, "main.go"),
+        `package main
+
+import (
+	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		project, err := wos.NewProject(ctx, "downloaded", &wos.ProjectArgs{Name: pulumi.String("Downloaded By Go")})
+		if err != nil {
+			return err
+		}
+		ctx.Export("projectId", project.ID())
+		return nil
+	})
+}
+`,
+    );
+    fs.writeFileSync(path.join(source, "go.mod"), "module example.com/wos-go-download\n\ngo 1.25\n");
+    // The SDK's own dependencies' checksums, so that nothing else needs the checksum database.
+    fs.copyFileSync(path.join(SDKS_DIR, "go", "go.sum"), path.join(source, "go.sum"));
+    const goEnvironment = {
+        GOPROXY: `file://${path.join(release.dir, "goproxy")},https://proxy.golang.org`,
+        GONOSUMDB: "github.com/pulumi-wos/pulumi-wos",
+        GOFLAGS: "-mod=mod",
+    };
+    await runCommand("go", ["get", `github.com/pulumi-wos/pulumi-wos/sdks/go@v${release.version}`], { cwd: source, env: goEnvironment, timeoutMs: 5 * 60_000 });
+    await runCommand("go", ["mod", "tidy"], { cwd: source, env: goEnvironment, timeoutMs: 5 * 60_000 });
+    const program = await pulumiProgram({ source, packed: false, env: { ...downloadEnvironment(), ...goEnvironment } });
+    try {
+        await upDownloadsThePlugin(program, "Downloaded By Go");
+    } finally {
+        await program.dispose();
+    }
+});
+
+test("pulumi plugin install --server installs the release's archive, byte for byte, and --checksum refuses a wrong sum", async () => {
+    const sums = fs.readFileSync(path.join(release.dir, "SHA256SUMS"), "utf8");
+    const checksum = new RegExp(`^([0-9a-f]{64})  ${archiveName.replace(/\./g, "\\.")}$`, "m").exec(sums)![1]!;
+    const home = path.join(scratch, "install-home");
+    const pulumi = path.join(pulumiBinDir(), "pulumi");
+    const env = { PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "1" };
+    const installed = path.join(home, "plugins", `resource-wos-v${release.version}`, "pulumi-resource-wos");
+
+    const wrong = checksum.replace(/^./, (first) => (first === "0" ? "1" : "0"));
+    await expect(
+        runCommand(pulumi, ["plugin", "install", "resource", "wos", release.version, "--server", downloadsUrl, "--checksum", wrong], { cwd: scratch, env }),
+    ).rejects.toThrow(/invalid checksum, expected/);
+    expect(fs.existsSync(installed)).toBe(false);
+    // CLI 3.248 refuses the right sum too: its check hashes every read of the body but the last, which ends it and
+    // carries data whenever the answer has a Content-Length (which the CLI requires). So the sums are checked with
+    // sha256sum (the release test does), and the installed plugin is compared with the archive's own file.
+    await runCommand(pulumi, ["plugin", "install", "resource", "wos", release.version, "--server", downloadsUrl], { cwd: scratch, env });
+    const unpacked = path.join(scratch, "archive");
+    fs.mkdirSync(unpacked);
+    await runCommand("tar", ["-xzf", path.join(release.dir, archiveName), "-C", unpacked], { cwd: scratch });
+    expect(fs.readFileSync(installed).equals(fs.readFileSync(path.join(unpacked, "pulumi-resource-wos")))).toBe(true);
+    const { stdout } = await runCommand(pulumi, ["plugin", "ls"], { cwd: scratch, env });
+    expect(stdout).toMatch(new RegExp(`wos\\s+resource\\s+${release.version.replace(/\./g, "\\.")}`));
 });
