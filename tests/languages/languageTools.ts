@@ -194,6 +194,53 @@ export async function goModuleOnSdk(dir: string, module: string): Promise<void> 
     await runCommand("go", ["mod", "tidy"], { cwd: dir, timeoutMs: 5 * 60_000 });
 }
 
+/** The environment of the go command that takes the Go SDK's module from a release's proxy (`goproxy/`). */
+export function releaseGoEnvironment(releaseDir: string): Record<string, string> {
+    return {
+        // The release's proxy first; the rest from the module cache tests/cli/setup.sh filled (or the public proxy).
+        GOPROXY: `file://${path.join(releaseDir, "goproxy")},https://proxy.golang.org`,
+        // The module is nowhere public yet: its checksum is the release's own.
+        GONOSUMDB: "github.com/pulumi-wos/pulumi-wos",
+        GOFLAGS: "-mod=mod",
+    };
+}
+
+/**
+ * Makes `dir` a Go program (module `example.com/<name>`) that makes one `wos.Project` named `projectName` and
+ * exports its id as `projectId`, on the Go SDK's module `v<version>` that `go get` takes from the release's
+ * proxy, as a user of the released SDK gets it; answers the go command's environment for it.
+ */
+export async function goProgramOnRelease(dir: string, releaseDir: string, version: string, projectName: string): Promise<Record<string, string>> {
+    fs.writeFileSync(path.join(dir, "go.mod"), `module example.com/${path.basename(dir)}\n\ngo 1.25\n`);
+    // The SDK's own dependencies' checksums, so that nothing else needs the checksum database.
+    fs.copyFileSync(path.join(SDKS_DIR, "go", "go.sum"), path.join(dir, "go.sum"));
+    fs.writeFileSync(
+        path.join(dir, "main.go"),
+        `package main
+
+import (
+	"${goSdkModule()}/wos"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		project, err := wos.NewProject(ctx, "released", &wos.ProjectArgs{Name: pulumi.String(${JSON.stringify(projectName)})})
+		if err != nil {
+			return err
+		}
+		ctx.Export("projectId", project.ID())
+		return nil
+	})
+}
+`,
+    );
+    const env = releaseGoEnvironment(releaseDir);
+    await runCommand("go", ["get", `${goSdkModule()}@v${version}`], { cwd: dir, env, timeoutMs: 5 * 60_000 });
+    await runCommand("go", ["mod", "tidy"], { cwd: dir, env, timeoutMs: 5 * 60_000 });
+    return env;
+}
+
 /** The module path of the generated Go SDK (sdks/go/go.mod), which a Go program imports `<path>/wos` from. */
 export function goSdkModule(): string {
     return /^module (\S+)$/m.exec(fs.readFileSync(path.join(SDKS_DIR, "go", "go.mod"), "utf8"))![1]!;

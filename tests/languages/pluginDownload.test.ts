@@ -26,7 +26,7 @@ import * as path from "node:path";
 import { PLATFORM_TOKEN, startCliTestService, type CliTestService } from "../cli/localService";
 import { pulumiBinDir, pulumiProgram, type PulumiProgram } from "../support/pulumiCli";
 import { releaseOnce, type Release } from "../support/release";
-import { cachedPythonEnvironment, hostPlatformName, packageSchema, runCommand, SDKS_DIR, sitePackages } from "./languageTools";
+import { cachedPythonEnvironment, goProgramOnRelease, hostPlatformName, packageSchema, runCommand, SDKS_DIR, sitePackages } from "./languageTools";
 
 jest.setTimeout(300_000);
 
@@ -170,37 +170,7 @@ test("a Go program on the SDK module from the release's proxy: pulumi up downloa
     const source = path.join(scratch, "go-download");
     fs.mkdirSync(source);
     fs.writeFileSync(path.join(source, "Pulumi.yaml"), "name: wos-go-download\nruntime: go\n");
-    fs.writeFileSync(
-        path.join(source, "main.go"),
-        `package main
-
-import (
-	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-)
-
-func main() {
-	pulumi.Run(func(ctx *pulumi.Context) error {
-		project, err := wos.NewProject(ctx, "downloaded", &wos.ProjectArgs{Name: pulumi.String("Downloaded By Go")})
-		if err != nil {
-			return err
-		}
-		ctx.Export("projectId", project.ID())
-		return nil
-	})
-}
-`,
-    );
-    fs.writeFileSync(path.join(source, "go.mod"), "module example.com/wos-go-download\n\ngo 1.25\n");
-    // The SDK's own dependencies' checksums, so that nothing else needs the checksum database.
-    fs.copyFileSync(path.join(SDKS_DIR, "go", "go.sum"), path.join(source, "go.sum"));
-    const goEnvironment = {
-        GOPROXY: `file://${path.join(release.dir, "goproxy")},https://proxy.golang.org`,
-        GONOSUMDB: "github.com/pulumi-wos/pulumi-wos",
-        GOFLAGS: "-mod=mod",
-    };
-    await runCommand("go", ["get", `github.com/pulumi-wos/pulumi-wos/sdks/go@v${release.version}`], { cwd: source, env: goEnvironment, timeoutMs: 5 * 60_000 });
-    await runCommand("go", ["mod", "tidy"], { cwd: source, env: goEnvironment, timeoutMs: 5 * 60_000 });
+    const goEnvironment = await goProgramOnRelease(source, release.dir, release.version, "Downloaded By Go");
     const program = await pulumiProgram({ source, packed: false, env: { ...downloadEnvironment(), ...goEnvironment } });
     try {
         await upDownloadsThePlugin(program, "Downloaded By Go");

@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { REPO_ROOT } from "../support/packedPackage";
 import { startPluginHost } from "../support/providerHost";
 import { releaseOnce, type Release } from "../support/release";
-import { cachedPythonEnvironment, runCommand, SDKS_DIR, sitePackages } from "../languages/languageTools";
+import { cachedPythonEnvironment, goProgramOnRelease, runCommand, SDKS_DIR, sitePackages } from "../languages/languageTools";
 
 jest.setTimeout(300_000);
 
@@ -155,36 +155,8 @@ test.each([`pulumi_wos-${VERSION}-py3-none-any.whl`, `pulumi_wos-${VERSION}.tar.
 test("go get takes the SDK module at v<version> from the release's proxy, and a program builds on it", async () => {
     const program = path.join(scratch, "go-program");
     fs.mkdirSync(program);
-    fs.writeFileSync(path.join(program, "go.mod"), `module example.com/wos-release\n\ngo 1.25\n`);
-    // The SDK's own dependencies' checksums, so that nothing else needs the checksum database.
-    fs.copyFileSync(path.join(SDKS_DIR, "go", "go.sum"), path.join(program, "go.sum"));
-    fs.writeFileSync(
-        path.join(program, "main.go"),
-        `package main
-
-import (
-	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-)
-
-func main() {
-	pulumi.Run(func(ctx *pulumi.Context) error {
-		_, err := wos.NewProject(ctx, "released", &wos.ProjectArgs{Name: pulumi.String("Released")})
-		return err
-	})
-}
-`,
-    );
-    const env = {
-        // The release's proxy first; the rest from the module cache tests/cli/setup.sh filled (or the public proxy).
-        GOPROXY: `file://${path.join(release.dir, "goproxy")},https://proxy.golang.org`,
-        // The module is nowhere public yet: its checksum is the release's own.
-        GONOSUMDB: "github.com/pulumi-wos/pulumi-wos",
-        GOFLAGS: "-mod=mod",
-    };
-    await runCommand("go", ["get", `${GO_MODULE}@v${VERSION}`], { cwd: program, env, timeoutMs: 5 * 60_000 });
+    const env = await goProgramOnRelease(program, release.dir, VERSION, "Released");
     expect(fs.readFileSync(path.join(program, "go.mod"), "utf8")).toContain(`${GO_MODULE} v${VERSION}`);
-    await runCommand("go", ["mod", "tidy"], { cwd: program, env, timeoutMs: 5 * 60_000 });
     await runCommand("go", ["build", "-o", path.join(program, "program"), "."], { cwd: program, env, timeoutMs: 5 * 60_000 });
     expect(fs.statSync(path.join(program, "program")).isFile()).toBe(true);
 });
