@@ -121,3 +121,14 @@ if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.requirements" 2>/dev/null)" !
 fi
 
 bash tools/sdkgen/build.sh >/dev/null
+
+# actionlint, which checks the release workflow (.github/workflows/release.yml) in tests/package/releaseWorkflow.test.ts:
+# that workflow runs only on GitHub, so the suite lints it instead.
+actionlint_version=1.7.12
+if [ ! -x "$out/tools/actionlint-$actionlint_version" ]; then
+    echo "tests/cli/setup.sh: building actionlint v$actionlint_version" >&2
+    mkdir -p "$out/tools/gobin.tmp"
+    GOBIN="$PWD/$out/tools/gobin.tmp" go install "github.com/rhysd/actionlint/cmd/actionlint@v$actionlint_version"
+    mv "$out/tools/gobin.tmp/actionlint" "$out/tools/actionlint-$actionlint_version"
+    rm -rf "$out/tools/gobin.tmp"
+fi
