@@ -1,20 +1,26 @@
 /**
- * The README's "Python, Go and YAML: the native plugin" as a user follows it (issue 21, section 4): its
- * commands install this version's plugin tarball into a fresh `PULUMI_HOME` with the real CLI, its YAML
- * example runs from a fresh directory against the real `wos-server` (`up` makes the project, `destroy` removes
- * it), its Python example declares that project on the generated SDK, and its Go line names the generated
- * module. What the README shows is read from the README itself (with markdown-it), so a change of either that
- * breaks the user's path fails here.
+ * The README's "Python, Go and YAML: the native plugin" as a user of a released version follows it (issues 21
+ * and 28): its commands and files, read from the README itself (with markdown-it) and run as written, with the
+ * registries they reach replaced by the release that `npm run release` writes (the files PyPI, the Go module
+ * proxy and the GitHub release would serve): `pip install pulumi-wos==<version>` from the release's folder
+ * (`PIP_FIND_LINKS`, no index), `go get …@v<version>` from its Go proxy (`GOPROXY`), and the plugin downloaded by
+ * the CLI from the GitHub release's URL, which `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES` points at a local server of
+ * the release. The YAML program runs `up` (its project made on the real `wos-server`) and `destroy` from a
+ * fresh directory and a fresh `PULUMI_HOME` with its package declaration; the Python example declares that
+ * project on the SDK pip installed.
  */
 import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { builtDist, REPO_ROOT } from "../support/packedPackage";
+import { REPO_ROOT } from "../support/packedPackage";
 import { pulumiProgram, type PulumiProgram } from "../support/pulumiCli";
+import { releaseOnce, type Release } from "../support/release";
 import { PLATFORM_TOKEN, startCliTestService, type CliTestService } from "../cli/localService";
-import { hostPlatformName, pythonEnvironmentWithSdk, runCommand } from "./languageTools";
+import { cachedPythonEnvironment, goSdkModule, releaseGoEnvironment, runCommand, sitePackages } from "./languageTools";
 
-// The real CLI starts the YAML host and the plugin (Node.js); pip installs the SDK: minutes on two busy cores.
+// The real CLI starts the YAML host and the plugin; pip and go install: minutes on two busy cores.
 jest.setTimeout(600_000);
 
 const SECTION = "Python, Go and YAML: the native plugin";
@@ -32,11 +38,11 @@ const MarkdownIt = require(require.resolve("markdown-it", { paths: [path.dirname
     parse(source: string, env: object): Token[];
 };
 
-/** The fenced code blocks of the README's section {@link SECTION}, by language (`sh`, `yaml`, `python`), and its text. */
+/** The fenced code blocks of the README's section {@link SECTION}, by their info (`sh`, `yaml wos.yaml`, ...), and its text. */
 function readmeSection(): { blocks: Record<string, string>; text: string } {
     const source = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
     const tokens = new MarkdownIt().parse(source, {});
-    const start = tokens.findIndex((token, index) => token.type === "heading_open" && token.tag === "h2" && tokens[index + 1]?.content === SECTION);
+    const start = tokens.findIndex((token, index) => token.type === "heading_open" && tokens[index + 1]?.content === SECTION);
     if (start < 0) throw new Error(`README.md has no section "## ${SECTION}"`);
     const end = tokens.findIndex((token, index) => index > start && token.type === "heading_open" && token.tag === "h2");
     const inside = tokens.slice(start, end < 0 ? undefined : end);
@@ -47,74 +53,94 @@ function readmeSection(): { blocks: Record<string, string>; text: string } {
 }
 
 const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
-const { blocks, text } = readmeSection();
+const { blocks } = readmeSection();
+/** The install commands, without their comments. */
+const commands = blocks.sh!
+    .trim()
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, ""));
 
-test("the README's commands pack with the repository's own script and install this version's tarball by its name", () => {
-    const lines = blocks.sh!.trim().split("\n");
-    expect(lines).toEqual([
-        "npm ci && npm run plugin:pack",
-        `pulumi plugin install resource wos ${version} --file dist/plugin-pack/pulumi-resource-wos-v${version}-linux-amd64.tar.gz`,
-    ]);
-    const scripts = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-    // What the install test below runs after the build: the script's second half, as `npm run plugin:pack` does.
-    expect(scripts["plugin:pack"]).toBe("npm run build && node dist/plugin/pack.js");
+test("the README installs this version: pip the package of the wheel, go get the SDK's module; YAML declares the plugin's release", () => {
+    expect(commands).toEqual([`pip install pulumi-wos==${version}`, `go get ${goSdkModule()}@v${version}`]);
+    expect(blocks["yaml wos.yaml"]).toBe(
+        `packageDeclarationVersion: 1\nname: wos\nversion: ${version}\ndownloadUrl: github://api.github.com/pulumi-wos/pulumi-wos\n`,
+    );
+    expect(Object.keys(blocks).sort()).toEqual(["python", "sh", "yaml Pulumi.yaml", "yaml wos.yaml"]);
 });
 
-test("the README's Go line names the generated module and its package", () => {
-    const module = /^module (\S+)$/m.exec(fs.readFileSync(path.join(REPO_ROOT, "sdks", "go", "go.mod"), "utf8"))![1]!;
-    expect(text).toContain(`go mod edit -replace ${module}=<clone>/sdks/go`);
-    expect(fs.existsSync(path.join(REPO_ROOT, "sdks", "go", "wos", "project.go"))).toBe(true);
-    expect(text).toContain("pip install ./sdks/python");
-});
-
-describe("from a fresh directory, as the README says", () => {
+describe("from a fresh directory, as the README says, with the release in place of the registries", () => {
+    let release: Release;
     let service: CliTestService;
-    let program: PulumiProgram;
-    let source: string;
+    let downloads: http.Server;
+    let downloadsUrl: string;
+    let scratch: string;
 
     beforeAll(async () => {
+        release = await releaseOnce();
         service = await startCliTestService();
-        await builtDist();
-        // `npm run plugin:pack` after its build, for this machine's platform only (the archives of the others are
-        // the release's, which tests/plugin/pack.test.ts checks): the tarball lands where the README's line looks for it.
-        await runCommand(process.execPath, [path.join(REPO_ROOT, "dist", "plugin", "pack.js"), "--platform", hostPlatformName()], {
-            cwd: REPO_ROOT,
-            timeoutMs: 300_000,
+        scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wos-readme-"));
+        // The GitHub release's assets, as a folder.
+        downloads = http.createServer((request, response) => {
+            const file = path.join(release.dir, decodeURIComponent((request.url ?? "").slice(1)));
+            if (request.method === "GET" && path.dirname(file) === release.dir && fs.existsSync(file)) {
+                response.writeHead(200, { "content-length": fs.statSync(file).size });
+                fs.createReadStream(file).pipe(response);
+                return;
+            }
+            response.writeHead(404).end();
         });
-        source = fs.mkdtempSync(path.join(os.tmpdir(), "wos-readme-"));
-        fs.writeFileSync(path.join(source, "Pulumi.yaml"), blocks.yaml!);
-        program = await pulumiProgram({ source, packed: false });
-    }, 600_000);
+        await new Promise<void>((resolve) => downloads.listen(0, "127.0.0.1", resolve));
+        downloadsUrl = `http://127.0.0.1:${(downloads.address() as AddressInfo).port}`;
+    }, 20 * 60_000);
 
     afterAll(async () => {
-        await program?.dispose();
+        await new Promise((resolve) => downloads?.close(resolve));
         await service?.stop();
-        if (source) fs.rmSync(source, { recursive: true, force: true });
+        if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     }, 60_000);
 
-    test("the install line installs the plugin, and the YAML example's `up` makes its project on the service; `destroy` removes it", async () => {
-        // The install line as written, run in the clone (its tarball path is relative to it), into this program's PULUMI_HOME.
-        const install = blocks.sh!.trim().split("\n")[1]!.split(" ");
-        expect(install[0]).toBe("pulumi");
-        const tarball = install.at(-1)!;
-        await program.pulumi([...install.slice(1, -1), path.join(REPO_ROOT, tarball)]);
-        expect((await program.pulumi(["plugin", "ls"])).output).toMatch(new RegExp(`wos\\s+resource\\s+${version.replace(/\./g, "\\.")}`));
-
-        await program.setConfig("wos:address", service.url);
-        await program.setConfig("wos:token", PLATFORM_TOKEN, { secret: true });
-        await program.pulumi(["up", "--yes"]);
-        const id = (await program.outputs()).projectId as string;
-        const project = await service.get(`/projects/${id}`);
-        expect(project.attributes.name).toBe("Checkout");
-        const bindings = (await service.get(`/projects/${id}/tag-bindings`)) as Array<{ attributes: { key: string; value: string } }>;
-        expect(bindings.map(({ attributes }) => [attributes.key, attributes.value])).toEqual([["team", "payments"]]);
-
-        await program.pulumi(["destroy", "--yes"]);
-        expect((await service.request("GET", `/projects/${id}`)).status).toBe(404);
+    test("the YAML program with its package declaration: up downloads the plugin and makes the project; destroy removes it", async () => {
+        const source = path.join(scratch, "yaml");
+        fs.mkdirSync(source);
+        fs.writeFileSync(path.join(source, "Pulumi.yaml"), blocks["yaml Pulumi.yaml"]!);
+        fs.writeFileSync(path.join(source, "wos.yaml"), blocks["yaml wos.yaml"]!);
+        const program: PulumiProgram = await pulumiProgram({
+            source,
+            packed: false,
+            env: {
+                PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+                PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^github://api\\.github\\.com/pulumi-wos/pulumi-wos=${downloadsUrl}`,
+            },
+        });
+        try {
+            await program.setConfig("wos:address", service.url);
+            await program.setConfig("wos:token", PLATFORM_TOKEN, { secret: true });
+            const up = await program.pulumi(["up", "--yes"]);
+            expect(up.output).toMatch(/[Dd]ownloading.*wos|wos.*[Dd]ownload/);
+            const id = (await program.outputs()).projectId as string;
+            const project = await service.get(`/projects/${id}`);
+            expect(project.attributes.name).toBe("Checkout");
+            const bindings = (await service.get(`/projects/${id}/tag-bindings`)) as Array<{ attributes: { key: string; value: string } }>;
+            expect(bindings.map(({ attributes }) => [attributes.key, attributes.value])).toEqual([["team", "payments"]]);
+            await program.pulumi(["destroy", "--yes"]);
+            expect((await service.request("GET", `/projects/${id}`)).status).toBe(404);
+        } finally {
+            await program.dispose();
+        }
     });
 
-    test("the README's Python example declares that project on the generated SDK (pip-installed), as a program would", async () => {
-        const environment = await pythonEnvironmentWithSdk(path.join(source, "venv"));
+    test("the pip line installs the SDK, on which the README's Python example declares that project", async () => {
+        const venv = path.join(scratch, "venv");
+        await runCommand("python3", ["-m", "venv", "--without-pip", venv], { cwd: scratch });
+        // pip, pulumi and the SDK's other dependencies from the tests' cached environment; the package from the release.
+        fs.writeFileSync(path.join(await sitePackages(venv), "pulumi-wos-tests-base.pth"), `${await sitePackages(cachedPythonEnvironment())}\n`);
+        const [pip, ...pipArgs] = commands[0]!.split(" ");
+        expect(pip).toBe("pip");
+        await runCommand(path.join(venv, "bin", "python"), ["-m", "pip", ...pipArgs, "--quiet", "--disable-pip-version-check"], {
+            cwd: scratch,
+            env: { PIP_NO_INDEX: "1", PIP_FIND_LINKS: release.dir },
+            timeoutMs: 5 * 60_000,
+        });
         // Pulumi's own mocks stand in for the engine: what the snippet registers, with which inputs.
         const script = `
 import json, pulumi
@@ -131,7 +157,7 @@ ${blocks.python!}
 # Waits for the registrations the snippet started, as Pulumi's Python unit tests do.
 pulumi.runtime.test(lambda: checkout.urn)()
 `;
-        const { stdout } = await runCommand(path.join(environment, "bin", "python"), ["-c", script], { cwd: source });
+        const { stdout } = await runCommand(path.join(venv, "bin", "python"), ["-c", script], { cwd: scratch });
         const registered = stdout
             .trim()
             .split("\n")
@@ -139,5 +165,22 @@ pulumi.runtime.test(lambda: checkout.urn)()
         expect(registered).toEqual([
             { type: "wos:index:Project", name: "checkout", inputs: { organization: "acme", name: "Checkout", tags: { team: "payments" } } },
         ]);
+    });
+
+    test("the go get line takes the SDK's module, and a program on its package builds", async () => {
+        const dir = path.join(scratch, "go");
+        fs.mkdirSync(dir);
+        fs.writeFileSync(path.join(dir, "go.mod"), "module example.com/readme\n\ngo 1.25\n");
+        fs.copyFileSync(path.join(REPO_ROOT, "sdks", "go", "go.sum"), path.join(dir, "go.sum"));
+        const env = releaseGoEnvironment(release.dir);
+        const [go, ...goArgs] = commands[1]!.split(" ");
+        await runCommand(go!, goArgs, { cwd: dir, env, timeoutMs: 5 * 60_000 });
+        fs.writeFileSync(
+            path.join(dir, "main.go"),
+            `package main\n\nimport (\n\t"${goSdkModule()}/wos"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n\t\t_, err := wos.NewProject(ctx, "checkout", &wos.ProjectArgs{Name: pulumi.String("Checkout")})\n\t\treturn err\n\t})\n}\n`,
+        );
+        await runCommand("go", ["mod", "tidy"], { cwd: dir, env, timeoutMs: 5 * 60_000 });
+        await runCommand("go", ["build", "-o", path.join(dir, "program"), "."], { cwd: dir, env, timeoutMs: 5 * 60_000 });
+        expect(fs.statSync(path.join(dir, "program")).isFile()).toBe(true);
     });
 });
