@@ -85,7 +85,7 @@ export function cachedPythonEnvironment(): string {
 }
 
 /** The site-packages directory of the virtual environment `dir`. */
-export async function sitePackages(dir: string): Promise<string> {
+async function sitePackages(dir: string): Promise<string> {
     const { stdout } = await runCommand(path.join(dir, "bin", "python"), ["-c", 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], {
         cwd: dir,
     });
@@ -99,20 +99,28 @@ export async function sitePackages(dir: string): Promise<string> {
  * environment satisfies everything the SDK requires. Returns the environment's directory.
  */
 export async function pythonEnvironmentWithSdk(dir: string, sdkDir = path.join(SDKS_DIR, "python")): Promise<string> {
-    const base = cachedPythonEnvironment();
-    await runCommand("python3", ["-m", "venv", "--without-pip", dir], { cwd: REPO_ROOT });
-    fs.writeFileSync(path.join(await sitePackages(dir), "pulumi-wos-tests-base.pth"), `${await sitePackages(base)}\n`);
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "wos-python-sdk-"));
     try {
         fs.cpSync(sdkDir, copy, { recursive: true });
-        await runCommand(
-            path.join(dir, "bin", "python"),
-            ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", "--no-build-isolation", copy],
-            { cwd: dir, timeoutMs: 5 * 60_000 },
-        );
+        return await pythonEnvironmentInstalling(dir, ["install", "--no-index", "--no-build-isolation", copy]);
     } finally {
         fs.rmSync(copy, { recursive: true, force: true });
     }
+}
+
+/**
+ * A fresh virtual environment in `dir` that sees the cached one's packages (a `.pth` file: `pulumi`, pip,
+ * setuptools, what the SDK requires), in which `pip <pipArgs>` has run (with `env`, e.g. `PIP_FIND_LINKS`): a
+ * wheel, an sdist or a package name, installed as a user would. Returns the environment's directory.
+ */
+export async function pythonEnvironmentInstalling(dir: string, pipArgs: string[], env: Record<string, string> = {}): Promise<string> {
+    await runCommand("python3", ["-m", "venv", "--without-pip", dir], { cwd: REPO_ROOT });
+    fs.writeFileSync(path.join(await sitePackages(dir), "pulumi-wos-tests-base.pth"), `${await sitePackages(cachedPythonEnvironment())}\n`);
+    await runCommand(path.join(dir, "bin", "python"), ["-m", "pip", ...pipArgs, "--quiet", "--disable-pip-version-check"], {
+        cwd: dir,
+        env,
+        timeoutMs: 5 * 60_000,
+    });
     return dir;
 }
 

@@ -19,14 +19,12 @@
  * download, and the test, fail.
  */
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PLATFORM_TOKEN, startCliTestService, type CliTestService } from "../cli/localService";
 import { pulumiBinDir, pulumiProgram, type PulumiProgram } from "../support/pulumiCli";
-import { releaseOnce, type Release } from "../support/release";
-import { cachedPythonEnvironment, goProgramOnRelease, hostPlatformName, packageSchema, runCommand, SDKS_DIR, sitePackages } from "./languageTools";
+import { releaseOnce, serveRelease, type Release, type ReleaseDownloads } from "../support/release";
+import { goProgramOnRelease, hostPlatformName, packageSchema, pythonEnvironmentInstalling, runCommand, SDKS_DIR } from "./languageTools";
 
 jest.setTimeout(300_000);
 
@@ -37,10 +35,8 @@ let service: CliTestService;
 let release: Release;
 /** This machine's archive in the release: what the CLI must download. */
 let archiveName: string;
-let downloads: http.Server;
-let downloadsUrl: string;
-/** Paths the download server was asked for. */
-const requested: string[] = [];
+/** The release's files, served as the GitHub release serves them. */
+let downloads: ReleaseDownloads;
 let scratch: string;
 
 beforeAll(async () => {
@@ -48,24 +44,11 @@ beforeAll(async () => {
     service = await startCliTestService();
     release = await releaseOnce();
     archiveName = `pulumi-resource-wos-v${release.version}-${hostPlatformName()}.tar.gz`;
-    // The release's assets, as a folder: the CLI asks for <url>/pulumi-resource-wos-v<version>-<os>-<arch>.tar.gz.
-    downloads = http.createServer((request, response) => {
-        requested.push(request.url ?? "");
-        const name = decodeURIComponent((request.url ?? "").slice(1));
-        const file = path.join(release.dir, name);
-        if (request.method === "GET" && /^[\w.-]+$/.test(name) && fs.existsSync(file)) {
-            response.writeHead(200, { "content-type": "application/octet-stream", "content-length": fs.statSync(file).size });
-            fs.createReadStream(file).pipe(response);
-            return;
-        }
-        response.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => downloads.listen(0, "127.0.0.1", resolve));
-    downloadsUrl = `http://127.0.0.1:${(downloads.address() as AddressInfo).port}`;
+    downloads = await serveRelease(release);
 }, 600_000);
 
 afterAll(async () => {
-    await new Promise((resolve) => downloads?.close(resolve));
+    await downloads?.close();
     await service?.stop();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 }, 60_000);
@@ -74,7 +57,7 @@ afterAll(async () => {
 function downloadEnvironment(): Record<string, string> {
     return {
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
-        PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^github://api\\.github\\.com/pulumi-wos/pulumi-wos=${downloadsUrl}`,
+        PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^github://api\\.github\\.com/pulumi-wos/pulumi-wos=${downloads.url}`,
     };
 }
 
@@ -92,13 +75,13 @@ test("the schema names the release downloads, and the generated SDKs carry them"
 
 /** `up` on a fresh PULUMI_HOME: the plugin is downloaded, the project made; then `destroy`. */
 async function upDownloadsThePlugin(program: PulumiProgram, projectName: string): Promise<void> {
-    const before = requested.length;
+    const before = downloads.requested.length;
     expect((await program.pulumi(["plugin", "ls"])).output).not.toMatch(/\bwos\b/);
     await program.setConfig("wos:address", service.url);
     await program.setConfig("wos:token", PLATFORM_TOKEN, { secret: true });
     await program.setConfig("wos:organization", "acme");
     const up = await program.pulumi(["up", "--yes", "--skip-preview"]);
-    expect(requested.slice(before)).toContain(`/${archiveName}`);
+    expect(downloads.requested.slice(before)).toContain(`/${archiveName}`);
     expect(up.output).toMatch(/[Dd]ownloading.*wos|wos.*[Dd]ownload/);
     expect((await program.pulumi(["plugin", "ls"])).output).toMatch(new RegExp(`wos\\s+resource\\s+${release.version.replace(/\./g, "\\.")}`));
     const id = (await program.outputs()).projectId as string;
@@ -116,14 +99,8 @@ test("a Python program on the release's wheel: pulumi up downloads the plugin fr
         'import pulumi\nimport pulumi_wos as wos\n\nproject = wos.Project("downloaded", name="Downloaded By Python")\npulumi.export("projectId", project.id)\n',
     );
     // The wheel from the file; pulumi and the SDK's other dependencies from the tests' cached environment.
-    const venv = path.join(scratch, "venv");
-    await runCommand("python3", ["-m", "venv", "--without-pip", venv], { cwd: scratch });
-    fs.writeFileSync(path.join(await sitePackages(venv), "pulumi-wos-tests-base.pth"), `${await sitePackages(cachedPythonEnvironment())}\n`);
     const wheel = path.join(release.dir, `pulumi_wos-${release.version}-py3-none-any.whl`);
-    await runCommand(path.join(venv, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", wheel], {
-        cwd: scratch,
-        timeoutMs: 5 * 60_000,
-    });
+    const venv = await pythonEnvironmentInstalling(path.join(scratch, "venv"), ["install", "--no-index", wheel]);
     const program = await pulumiProgram({
         source,
         packed: false,
@@ -189,13 +166,13 @@ test("pulumi plugin install --server installs the release's archive, byte for by
 
     const wrong = checksum.replace(/^./, (first) => (first === "0" ? "1" : "0"));
     await expect(
-        runCommand(pulumi, ["plugin", "install", "resource", "wos", release.version, "--server", downloadsUrl, "--checksum", wrong], { cwd: scratch, env }),
+        runCommand(pulumi, ["plugin", "install", "resource", "wos", release.version, "--server", downloads.url, "--checksum", wrong], { cwd: scratch, env }),
     ).rejects.toThrow(/invalid checksum, expected/);
     expect(fs.existsSync(installed)).toBe(false);
     // CLI 3.248 refuses the right sum too: its check hashes every read of the body but the last, which ends it and
     // carries data whenever the answer has a Content-Length (which the CLI requires). So the sums are checked with
     // sha256sum (the release test does), and the installed plugin is compared with the archive's own file.
-    await runCommand(pulumi, ["plugin", "install", "resource", "wos", release.version, "--server", downloadsUrl], { cwd: scratch, env });
+    await runCommand(pulumi, ["plugin", "install", "resource", "wos", release.version, "--server", downloads.url], { cwd: scratch, env });
     const unpacked = path.join(scratch, "archive");
     fs.mkdirSync(unpacked);
     await runCommand("tar", ["-xzf", path.join(release.dir, archiveName), "-C", unpacked], { cwd: scratch });

@@ -10,15 +10,13 @@
  * project on the SDK pip installed.
  */
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../support/packedPackage";
 import { pulumiProgram, type PulumiProgram } from "../support/pulumiCli";
-import { releaseOnce, type Release } from "../support/release";
+import { releaseOnce, serveRelease, type Release, type ReleaseDownloads } from "../support/release";
 import { PLATFORM_TOKEN, startCliTestService, type CliTestService } from "../cli/localService";
-import { cachedPythonEnvironment, goSdkModule, releaseGoEnvironment, runCommand, sitePackages } from "./languageTools";
+import { goSdkModule, pythonEnvironmentInstalling, releaseGoEnvironment, runCommand } from "./languageTools";
 
 // The real CLI starts the YAML host and the plugin; pip and go install: minutes on two busy cores.
 jest.setTimeout(600_000);
@@ -71,30 +69,18 @@ test("the README installs this version: pip the package of the wheel, go get the
 describe("from a fresh directory, as the README says, with the release in place of the registries", () => {
     let release: Release;
     let service: CliTestService;
-    let downloads: http.Server;
-    let downloadsUrl: string;
+    let downloads: ReleaseDownloads;
     let scratch: string;
 
     beforeAll(async () => {
         release = await releaseOnce();
         service = await startCliTestService();
         scratch = fs.mkdtempSync(path.join(os.tmpdir(), "wos-readme-"));
-        // The GitHub release's assets, as a folder.
-        downloads = http.createServer((request, response) => {
-            const file = path.join(release.dir, decodeURIComponent((request.url ?? "").slice(1)));
-            if (request.method === "GET" && path.dirname(file) === release.dir && fs.existsSync(file)) {
-                response.writeHead(200, { "content-length": fs.statSync(file).size });
-                fs.createReadStream(file).pipe(response);
-                return;
-            }
-            response.writeHead(404).end();
-        });
-        await new Promise<void>((resolve) => downloads.listen(0, "127.0.0.1", resolve));
-        downloadsUrl = `http://127.0.0.1:${(downloads.address() as AddressInfo).port}`;
+        downloads = await serveRelease(release);
     }, 20 * 60_000);
 
     afterAll(async () => {
-        await new Promise((resolve) => downloads?.close(resolve));
+        await downloads?.close();
         await service?.stop();
         if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
     }, 60_000);
@@ -109,7 +95,7 @@ describe("from a fresh directory, as the README says, with the release in place 
             packed: false,
             env: {
                 PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
-                PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^github://api\\.github\\.com/pulumi-wos/pulumi-wos=${downloadsUrl}`,
+                PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^github://api\\.github\\.com/pulumi-wos/pulumi-wos=${downloads.url}`,
             },
         });
         try {
@@ -130,17 +116,10 @@ describe("from a fresh directory, as the README says, with the release in place 
     });
 
     test("the pip line installs the SDK, on which the README's Python example declares that project", async () => {
-        const venv = path.join(scratch, "venv");
-        await runCommand("python3", ["-m", "venv", "--without-pip", venv], { cwd: scratch });
         // pip, pulumi and the SDK's other dependencies from the tests' cached environment; the package from the release.
-        fs.writeFileSync(path.join(await sitePackages(venv), "pulumi-wos-tests-base.pth"), `${await sitePackages(cachedPythonEnvironment())}\n`);
         const [pip, ...pipArgs] = commands[0]!.split(" ");
         expect(pip).toBe("pip");
-        await runCommand(path.join(venv, "bin", "python"), ["-m", "pip", ...pipArgs, "--quiet", "--disable-pip-version-check"], {
-            cwd: scratch,
-            env: { PIP_NO_INDEX: "1", PIP_FIND_LINKS: release.dir },
-            timeoutMs: 5 * 60_000,
-        });
+        const venv = await pythonEnvironmentInstalling(path.join(scratch, "venv"), pipArgs, { PIP_NO_INDEX: "1", PIP_FIND_LINKS: release.dir });
         // Pulumi's own mocks stand in for the engine: what the snippet registers, with which inputs.
         const script = `
 import json, pulumi

@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { REPO_ROOT } from "../support/packedPackage";
 import { startPluginHost } from "../support/providerHost";
 import { releaseOnce, type Release } from "../support/release";
-import { cachedPythonEnvironment, goProgramOnRelease, runCommand, SDKS_DIR, sitePackages } from "../languages/languageTools";
+import { goProgramOnRelease, pythonEnvironmentInstalling, runCommand, SDKS_DIR } from "../languages/languageTools";
 
 jest.setTimeout(300_000);
 
@@ -136,14 +136,13 @@ test("the wheel carries the README, the license and pulumi-plugin.json with the 
 });
 
 test.each([`pulumi_wos-${VERSION}-py3-none-any.whl`, `pulumi_wos-${VERSION}.tar.gz`])("pip installs %s from the file, at the version", async (artifact) => {
-    const venv = path.join(scratch, `venv-${artifact}`);
-    await runCommand("python3", ["-m", "venv", "--without-pip", venv], { cwd: scratch });
     // The dependencies (pulumi, parver, semver) come from the tests' cached environment; the package from the file.
-    fs.writeFileSync(path.join(await sitePackages(venv), "pulumi-wos-tests-base.pth"), `${await sitePackages(cachedPythonEnvironment())}\n`);
-    await runCommand(path.join(venv, "bin", "python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", "--no-build-isolation", path.join(release.dir, artifact)], {
-        cwd: scratch,
-        timeoutMs: 5 * 60_000,
-    });
+    const venv = await pythonEnvironmentInstalling(path.join(scratch, `venv-${artifact}`), [
+        "install",
+        "--no-index",
+        "--no-build-isolation",
+        path.join(release.dir, artifact),
+    ]);
     const { stdout } = await runCommand(
         path.join(venv, "bin", "python"),
         ["-c", "import importlib.metadata, pulumi_wos; print(importlib.metadata.version('pulumi_wos')); print(pulumi_wos.Project.__name__)"],

@@ -5,6 +5,8 @@
  * sdist, the Go module proxy and `SHA256SUMS`. Read it, never write into it.
  */
 import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { builtDist, childEnv, contentHash, pruneStaleEntries, REPO_ROOT, run, withLock } from "./packedPackage";
@@ -53,4 +55,34 @@ export async function releaseOnce(): Promise<Release> {
         pruneStaleEntries(CACHE, hash);
     });
     return { dir: path.join(entry, `v${version}`), version };
+}
+
+/** A local server of a release's files, as GitHub serves a release's assets: what the CLI downloads from. */
+export interface ReleaseDownloads {
+    /** `http://127.0.0.1:PORT`: `<url>/<file name>` is that file of the release folder. */
+    url: string;
+    /** The paths asked for, in order. */
+    requested: string[];
+    close(): Promise<void>;
+}
+
+/** Serves the files at the top of `release.dir` (GET, with their length) on a free port of 127.0.0.1. */
+export async function serveRelease(release: Release): Promise<ReleaseDownloads> {
+    const requested: string[] = [];
+    const server = http.createServer((request, response) => {
+        requested.push(request.url ?? "");
+        const file = path.join(release.dir, decodeURIComponent((request.url ?? "").slice(1)));
+        if (request.method === "GET" && path.dirname(file) === release.dir && fs.existsSync(file) && fs.statSync(file).isFile()) {
+            response.writeHead(200, { "content-type": "application/octet-stream", "content-length": fs.statSync(file).size });
+            fs.createReadStream(file).pipe(response);
+            return;
+        }
+        response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        requested,
+        close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
 }
