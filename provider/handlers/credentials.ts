@@ -13,7 +13,7 @@
  * @module
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-// From its own module, not the barrel \`../../sdk\`: the barrel warns on an unsupported Node.js, and the program
+// From its own module, not the barrel `../../sdk`: the barrel warns on an unsupported Node.js, and the program
 // that loaded this package has said so once already (the dynamic provider host would say it a second time).
 import { WosClient } from "../../sdk/client";
 
