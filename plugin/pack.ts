@@ -234,7 +234,6 @@ export async function packPlugin(
             const files = [executableName(platform), "LICENSE"];
             if (platform.nodePackage !== undefined) {
                 fs.copyFileSync(nodeBinary(platform.nodePackage, releaseNodeVersion()), executable);
-                fs.chmodSync(executable, 0o755);
                 const postject = require("postject") as Postject;
                 await postject.inject(executable, "NODE_SEA_BLOB", blob!, { sentinelFuse: SEA_FUSE });
             } else {

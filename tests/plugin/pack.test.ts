@@ -132,13 +132,15 @@ describe.each(Object.keys(EXPECTED))("the %s archive", (platform) => {
             expect(binary.includes(JSON.stringify(VERSION))).toBe(true);
         });
     } else {
-        test("its launcher runs the bundle beside it with the Node.js on PATH, and says so when there is none", () => {
+        test("its launcher runs the bundle beside it with the node of PATH, after checking that there is one", () => {
             const launcher = fs.readFileSync(path.join(unpacked[platform]!, expected.executable), "utf8");
             if (expected.executable.endsWith(".cmd")) {
                 expect(launcher.split("\r\n")).toEqual(expect.arrayContaining(['node "%~dp0pulumi-resource-wos.js" %*', "where node >nul 2>nul"]));
+                expect(launcher).toMatch(/\r\nif errorlevel 1 \(echo pulumi-resource-wos needs Node\.js 22 or later on PATH.* 1>&2& exit \/b 1\)\r\n/);
                 expect(launcher).not.toMatch(/[^\r]\n/);
             } else {
                 expect(launcher).toMatch(/^#!\/bin\/sh\n/);
+                expect(launcher).toContain("if ! command -v node >/dev/null 2>&1; then");
                 expect(launcher).toContain('exec node "$(dirname "$0")/pulumi-resource-wos.js" "$@"');
             }
             expect(fs.readFileSync(path.join(unpacked[platform]!, "pulumi-resource-wos.js"), "utf8")).toContain(JSON.stringify(VERSION));
