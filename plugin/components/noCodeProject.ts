@@ -10,8 +10,10 @@
  *
  * @module
  */
+import { noCodeProjectExample } from "../examples/noCodeProject";
 import { noCodeModuleSchema } from "../resources/noCodeModule";
 import { noCodeWorkspaceSchema } from "../resources/noCodeWorkspace";
+import { describedWithExamples } from "../schemaExamples";
 import { typeRef, type ObjectTypeSpec, type PropertySpec, type ResourceSpec } from "../schemaSpec";
 
 /** The component's type token (`NO_CODE_PROJECT_TYPE` of the TypeScript component). */
@@ -41,12 +43,14 @@ const WORKSPACE_SETTINGS: Record<string, PropertySpec> = {
 export const noCodeProjectSchema: { token: string; spec: ResourceSpec; types: Record<string, ObjectTypeSpec> } = {
     token: NO_CODE_PROJECT_TOKEN,
     spec: {
-        description:
+        description: describedWithExamples(
             "A project, a no-code module and the no-code workspaces made from it, as one component: a `Project` (`<name>-project`), " +
             "a `NoCodeModule` (`<name>-module`, only when `module` names a registry module) and one `NoCodeWorkspace` per entry of " +
             "`workspaces` (`<name>-<workspace name>`), each a child of the component, so that its resource options (a provider, " +
             "`protect`, …) reach them. Every workspace gets the shared `vars`, except where its own vars have the same key and " +
             "category. The component keeps no input of its own in state (no var value is stored with it).",
+            [noCodeProjectExample],
+        ),
         isComponent: true,
         properties: {
             projectId: { type: "string", description: "The project's id (`prj-…`)." },

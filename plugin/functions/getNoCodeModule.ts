@@ -10,6 +10,8 @@ import { lookUpNoCodeModule, type GetNoCodeModuleArgs } from "../../provider/han
 import type { FunctionBinding } from "../functionBinding";
 import { VARIABLE_OPTION_SET_FIELDS } from "../resources/noCodeModule";
 import { typeRef, type FunctionSchemaPiece } from "../schemaSpec";
+import { getNoCodeModuleExample } from "../examples/getNoCodeModule";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The tokens of the object types of its result. */
 const TYPES = {
@@ -20,7 +22,7 @@ const TYPES = {
 export const getNoCodeModuleSchema: FunctionSchemaPiece = {
     token: "wos:index:getNoCodeModule",
     spec: {
-        description: "Finds a no-code module by its id, with its variable-options sets, as the Terraform provider's `tfe_no_code_module` data source does. Fails when there is none (or it is of another organization than the token's).",
+        description: describedWithExamples("Finds a no-code module by its id, with its variable-options sets, as the Terraform provider's `tfe_no_code_module` data source does. Fails when there is none (or it is of another organization than the token's).", [getNoCodeModuleExample]),
         inputs: {
             type: "object",
             properties: {

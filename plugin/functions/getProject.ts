@@ -8,12 +8,14 @@
 import { lookUpProject, type GetProjectArgs } from "../../provider/handlers/lookups";
 import type { FunctionBinding } from "../functionBinding";
 import { type FunctionSchemaPiece } from "../schemaSpec";
+import { getProjectExample } from "../examples/getProject";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The schema of `wos:index:getProject`. */
 export const getProjectSchema: FunctionSchemaPiece = {
     token: "wos:index:getProject",
     spec: {
-        description: "Finds the project of an organization by its name (in any case), with its duration and tags. Fails when there is none (or the token may not see it).",
+        description: describedWithExamples("Finds the project of an organization by its name (in any case), with its duration and tags. Fails when there is none (or the token may not see it).", [getProjectExample]),
         inputs: {
             type: "object",
             properties: {

@@ -9,6 +9,8 @@
 import { lookUpProjects, type GetProjectsArgs } from "../../provider/handlers/lookups";
 import type { FunctionBinding } from "../functionBinding";
 import { typeRef, type FunctionSchemaPiece } from "../schemaSpec";
+import { getProjectsExample } from "../examples/getProjects";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The tokens of the object types of its result. */
 const TYPES = {
@@ -19,7 +21,7 @@ const TYPES = {
 export const getProjectsSchema: FunctionSchemaPiece = {
     token: "wos:index:getProjects",
     spec: {
-        description: "The projects of an organization that the token can see, filtered by a name search or exact names, every page of them, as the Terraform provider's `tfe_projects` data source does. None is not an error: the lists are empty.",
+        description: describedWithExamples("The projects of an organization that the token can see, filtered by a name search or exact names, every page of them, as the Terraform provider's `tfe_projects` data source does. None is not an error: the lists are empty.", [getProjectsExample]),
         inputs: {
             type: "object",
             properties: {

@@ -9,12 +9,14 @@
 import { lookUpWorkspace, type GetWorkspaceArgs } from "../../provider/handlers/lookups";
 import type { FunctionBinding } from "../functionBinding";
 import { type FunctionSchemaPiece } from "../schemaSpec";
+import { getWorkspaceExample } from "../examples/getWorkspace";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The schema of `wos:index:getWorkspace`. */
 export const getWorkspaceSchema: FunctionSchemaPiece = {
     token: "wos:index:getWorkspace",
     spec: {
-        description: "Finds a workspace of an organization by its name (in any case), as the Terraform provider's `tfe_workspace` data source does. Fails when there is none (or the token may not read it).",
+        description: describedWithExamples("Finds a workspace of an organization by its name (in any case), as the Terraform provider's `tfe_workspace` data source does. Fails when there is none (or the token may not read it).", [getWorkspaceExample]),
         inputs: {
             type: "object",
             properties: {

@@ -10,6 +10,8 @@ import { lookUpWorkspaces, type GetWorkspacesArgs } from "../../provider/handler
 import type { FunctionBinding } from "../functionBinding";
 import { getWorkspaceSchema } from "./getWorkspace";
 import { typeRef, type FunctionSchemaPiece } from "../schemaSpec";
+import { getWorkspacesExample } from "../examples/getWorkspaces";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The tokens of the object types of its result. */
 const TYPES = {
@@ -20,7 +22,7 @@ const TYPES = {
 export const getWorkspacesSchema: FunctionSchemaPiece = {
     token: "wos:index:getWorkspaces",
     spec: {
-        description: "The workspaces of an organization that the token can read, filtered by a name search and a project, every page of them, as the Terraform provider's `tfe_workspace_ids` data source does. None is not an error: the lists are empty.",
+        description: describedWithExamples("The workspaces of an organization that the token can read, filtered by a name search and a project, every page of them, as the Terraform provider's `tfe_workspace_ids` data source does. None is not an error: the lists are empty.", [getWorkspacesExample]),
         inputs: {
             type: "object",
             properties: {

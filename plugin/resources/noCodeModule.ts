@@ -11,6 +11,8 @@ import * as handlers from "../../provider/handlers/noCodeModule";
 import { isObject, type PropertyBag } from "../propertyValues";
 import type { ResourceBinding } from "../resourceBinding";
 import { typeRef, type ObjectTypeSpec, type ResourceSchemaPiece } from "../schemaSpec";
+import { noCodeModuleExample } from "../examples/noCodeModule";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The tokens of the object types of its properties. */
 const TYPES = {
@@ -37,7 +39,7 @@ export const VARIABLE_OPTION_SET_FIELDS: Omit<ObjectTypeSpec, "description"> = {
 export const noCodeModuleSchema: ResourceSchemaPiece = {
     token: "wos:index:NoCodeModule",
     spec: {
-        description: "A module of the organization's private registry enabled for no-code provisioning, with its version pin and the allowed values of some of its variables; its id is the `nocode-…` id. Deleting it disables no-code provisioning for the registry module; workspaces made from it stay.",
+        description: describedWithExamples("A module of the organization's private registry enabled for no-code provisioning, with its version pin and the allowed values of some of its variables; its id is the `nocode-…` id. Deleting it disables no-code provisioning for the registry module; workspaces made from it stay.", [noCodeModuleExample]),
         properties: {
             organization: { type: "string", description: "The organization's name." },
             registryModuleId: { type: "string", description: "The registry module's id (`mod-…`)." },

@@ -12,6 +12,8 @@ import { joinValues, setValuesApart, valueKey } from "../../provider/handlers/va
 import { isObject, isSecret, isUnknown, type PropertyBag, reveal, secret, UNKNOWN } from "../propertyValues";
 import type { ResourceBinding } from "../resourceBinding";
 import { typeRef, type ObjectTypeSpec, type ResourceSchemaPiece } from "../schemaSpec";
+import { noCodeWorkspaceExample } from "../examples/noCodeWorkspace";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The tokens of the object types of its properties. */
 const TYPES = {
@@ -34,7 +36,7 @@ const VAR_PROPERTIES: ObjectTypeSpec["properties"] = {
 export const noCodeWorkspaceSchema: ResourceSchemaPiece = {
     token: "wos:index:NoCodeWorkspace",
     spec: {
-        description: "A workspace made from a no-code module. A change of `vars` or `moduleVersion` upgrades it during `pulumi up`: the plan is started, watched (its statuses and URL in the log of the resource) and confirmed; a failed plan or the deadline fails the update and leaves the vars and version in state as they were, so the next `up` tries again. The value of each sensitive var is a secret.",
+        description: describedWithExamples("A workspace made from a no-code module. A change of `vars` or `moduleVersion` upgrades it during `pulumi up`: the plan is started, watched (its statuses and URL in the log of the resource) and confirmed; a failed plan or the deadline fails the update and leaves the vars and version in state as they were, so the next `up` tries again. The value of each sensitive var is a secret.", [noCodeWorkspaceExample]),
         properties: {
             noCodeModuleId: { type: "string", description: "The no-code module the workspace was made from." },
             projectId: { type: "string", description: "The project the workspace is in." },

@@ -10,12 +10,14 @@
 import * as handlers from "../../provider/handlers/project";
 import type { ResourceBinding } from "../resourceBinding";
 import { type ResourceSchemaPiece } from "../schemaSpec";
+import { projectExample } from "../examples/project";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The schema of `wos:index:Project`. */
 export const projectSchema: ResourceSchemaPiece = {
     token: "wos:index:Project",
     spec: {
-        description: "A project of an organization of the Workspace Organization Service, with its description, auto-destroy duration and, optionally, its whole tag set. Changing its organization replaces it; everything else changes in place.",
+        description: describedWithExamples("A project of an organization of the Workspace Organization Service, with its description, auto-destroy duration and, optionally, its whole tag set. Changing its organization replaces it; everything else changes in place.", [projectExample]),
         properties: {
             organization: { type: "string", description: "The organization's name." },
             name: { type: "string", description: "The project's name." },

@@ -10,12 +10,14 @@
 import * as handlers from "../../provider/handlers/projectTagBindings";
 import type { ResourceBinding } from "../resourceBinding";
 import { type ResourceSchemaPiece } from "../schemaSpec";
+import { projectTagBindingsExample } from "../examples/projectTagBindings";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The schema of `wos:index:ProjectTagBindings`. */
 export const projectTagBindingsSchema: ResourceSchemaPiece = {
     token: "wos:index:ProjectTagBindings",
     spec: {
-        description: "Tags bound to a project, managed key by key: bindings of keys it does not list are never touched. Its id is the project's id. Use either this or a `Project`'s `tags` for one project, not both.",
+        description: describedWithExamples("Tags bound to a project, managed key by key: bindings of keys it does not list are never touched. Its id is the project's id. Use either this or a `Project`'s `tags` for one project, not both.", [projectTagBindingsExample]),
         properties: {
             projectId: { type: "string", description: "The project's id." },
             tags: { type: "object", additionalProperties: { type: "string" }, description: "The managed keys and their values as the service holds them." },

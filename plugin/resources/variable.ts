@@ -11,12 +11,14 @@ import * as handlers from "../../provider/handlers/variable";
 import { isObject, type PropertyBag, reveal, secret } from "../propertyValues";
 import type { ResourceBinding } from "../resourceBinding";
 import { type ResourceSchemaPiece } from "../schemaSpec";
+import { variableExample } from "../examples/variable";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The schema of `wos:index:Variable`. */
 export const variableSchema: ResourceSchemaPiece = {
     token: "wos:index:Variable",
     spec: {
-        description: "A variable of a workspace, optionally sensitive: the value of a sensitive variable is write-only on the service and always a secret here.",
+        description: describedWithExamples("A variable of a workspace, optionally sensitive: the value of a sensitive variable is write-only on the service and always a secret here.", [variableExample]),
         properties: {
             workspaceId: { type: "string", description: "The owning workspace's id." },
             key: { type: "string", description: "The variable's name." },

@@ -9,12 +9,14 @@
 import * as handlers from "../../provider/handlers/workspace";
 import type { ResourceBinding } from "../resourceBinding";
 import { type ResourceSchemaPiece } from "../schemaSpec";
+import { workspaceExample } from "../examples/workspace";
+import { describedWithExamples } from "../schemaExamples";
 
 /** The schema of `wos:index:Workspace`. */
 export const workspaceSchema: ResourceSchemaPiece = {
     token: "wos:index:Workspace",
     spec: {
-        description: "A workspace of an organization, in a project, with its description, auto-apply and execution settings; its id (`ws-…`) is what a `Variable` takes. A change of project moves it (its variables stay); nothing but the organization replaces it.",
+        description: describedWithExamples("A workspace of an organization, in a project, with its description, auto-apply and execution settings; its id (`ws-…`) is what a `Variable` takes. A change of project moves it (its variables stay); nothing but the organization replaces it.", [workspaceExample]),
         properties: {
             organization: { type: "string", description: "The organization's name (the default organization's when the program left it out)." },
             name: { type: "string", description: "The workspace's name." },
