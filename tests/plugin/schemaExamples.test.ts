@@ -55,8 +55,9 @@ function typeErrors(programs: Record<string, string>): Record<string, string[]> 
 
 /** The generated SDK file of an example, relative to `sdks/`, in Python or Go. */
 function sdkFile(example: ExampleOf, language: "python" | "go"): string {
-    if (language === "go") return path.join("go", "wos", `${example.name}.go`);
-    return path.join("python", "pulumi_wos", `${example.name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}.py`);
+    if (language === "go") return path.join("go", "wos", `${example.name[0]!.toLowerCase()}${example.name.slice(1)}.go`);
+    const snake = example.name.replace(/[A-Z]/g, (letter, at: number) => `${at === 0 ? "" : "_"}${letter.toLowerCase()}`);
+    return path.join("python", "pulumi_wos", `${snake}.py`);
 }
 
 /** The lines of a program that say something, without their indentation. */
@@ -65,6 +66,22 @@ function meaningfulLines(code: string): string[] {
         .split("\n")
         .map((line) => line.trim())
         .filter((line) => line !== "");
+}
+
+/** Each fenced block of `language` in a generated file, as its {@link meaningfulLines}. */
+function blocksIn(text: string, language: string): string[][] {
+    const fence = /^\s*(?:\/\/ )?```/;
+    const blocks: string[][] = [];
+    const lines = text.split("\n");
+    for (let index = 0; index < lines.length; index++) {
+        if (lines[index]!.replace(fence, "```").trim() !== `\`\`\`${language}`) continue;
+        const end = lines.findIndex((line, at) => at > index && fence.test(line));
+        // Without the comment mark of a Go comment's line (a Python docstring's lines have none).
+        const uncommented = lines.slice(index + 1, end).map((line) => (language === "go" ? line.replace(/^\/\/ ?/, "") : line));
+        blocks.push(meaningfulLines(uncommented.join("\n")));
+        index = end;
+    }
+    return blocks;
 }
 
 describe("the package schema's examples", () => {
@@ -127,19 +144,17 @@ describe("the package schema's examples", () => {
     });
 
     test.each(examples.map((example) => [example.token, example] as const))(
-        "%s: the Python SDK's docstring holds its Python program, the Go SDK's comment its Go program, and neither another language's",
+        "%s: the Python SDK's docstrings hold its Python program, the Go SDK's comment its Go program, and neither another language's",
         (_token, example) => {
             for (const language of ["python", "go"] as const) {
                 const file = sdkFile(example, language);
                 const text = fs.readFileSync(path.join(REPO_ROOT, "sdks", file), "utf8");
-                // Each line of the program, in order, whatever the generator's indentation or comment marks.
-                let from = 0;
-                for (const line of meaningfulLines(example.code[language])) {
-                    const at = text.indexOf(line, from);
-                    if (at < 0) throw new Error(`${file} lacks, after offset ${from}, the line of its ${language} example: ${line}`);
-                    from = at + line.length;
+                const blocks = blocksIn(text, language);
+                expect({ file, blocks: blocks.length > 0 }).toEqual({ file, blocks: true });
+                for (const block of blocks) expect({ file, block }).toEqual({ file, block: meaningfulLines(example.code[language]) });
+                for (const other of LANGUAGES.filter((candidate) => candidate !== language)) {
+                    expect({ file, other, blocks: blocksIn(text, other) }).toEqual({ file, other, blocks: [] });
                 }
-                for (const other of LANGUAGES.filter((candidate) => candidate !== language)) expect({ file, other, block: text.includes(`\`\`\`${other}`) }).toEqual({ file, other, block: false });
             }
         },
     );

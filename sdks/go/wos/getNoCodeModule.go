@@ -12,6 +12,38 @@ import (
 )
 
 // Finds a no-code module by its id, with its variable-options sets, as the Terraform provider's `tfe_no_code_module` data source does. Fails when there is none (or it is of another organization than the token's).
+//
+// ## Example Usage
+// ### A no-code module found by its id
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			bucket, err := wos.NewNoCodeModule(ctx, "bucket", &wos.NoCodeModuleArgs{
+//				Organization:     pulumi.String("acme"),
+//				RegistryModuleId: pulumi.String("mod-0000000000000001"),
+//				Enabled:          pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			// The id may as well come from the stack's config or another stack's output.
+//			found := wos.LookupNoCodeModuleOutput(ctx, wos.LookupNoCodeModuleOutputArgs{Id: bucket.ID()})
+//			ctx.Export("versionPin", found.VersionPin())
+//			ctx.Export("registryModuleId", found.RegistryModuleId())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupNoCodeModule(ctx *pulumi.Context, args *LookupNoCodeModuleArgs, opts ...pulumi.InvokeOption) (*LookupNoCodeModuleResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupNoCodeModuleResult

@@ -12,6 +12,35 @@ import (
 )
 
 // Finds the project of an organization by its name (in any case), with its duration and tags. Fails when there is none (or the token may not see it).
+//
+// ## Example Usage
+// ### A project found by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			apps, err := wos.LookupProject(ctx, &wos.LookupProjectArgs{
+//				Organization: pulumi.StringRef("acme"),
+//				Name:         "Apps",
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("appsProjectId", pulumi.String(apps.Id))
+//			ctx.Export("appsWorkspaceCount", pulumi.Float64(apps.WorkspaceCount))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupProject(ctx *pulumi.Context, args *LookupProjectArgs, opts ...pulumi.InvokeOption) (*LookupProjectResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupProjectResult

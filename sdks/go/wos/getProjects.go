@@ -12,6 +12,35 @@ import (
 )
 
 // The projects of an organization that the token can see, filtered by a name search or exact names, every page of them, as the Terraform provider's `tfe_projects` data source does. None is not an error: the lists are empty.
+//
+// ## Example Usage
+// ### The projects whose name holds a text
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			found, err := wos.GetProjects(ctx, &wos.GetProjectsArgs{
+//				Organization: pulumi.StringRef("acme"),
+//				Query:        pulumi.StringRef("app"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("projectNames", pulumi.ToStringArray(found.Names))
+//			ctx.Export("projectIds", pulumi.ToStringMap(found.Ids))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetProjects(ctx *pulumi.Context, args *GetProjectsArgs, opts ...pulumi.InvokeOption) (*GetProjectsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetProjectsResult

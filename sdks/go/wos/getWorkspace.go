@@ -12,6 +12,35 @@ import (
 )
 
 // Finds a workspace of an organization by its name (in any case), as the Terraform provider's `tfe_workspace` data source does. Fails when there is none (or the token may not read it).
+//
+// ## Example Usage
+// ### A workspace found by its name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			legacy, err := wos.LookupWorkspace(ctx, &wos.LookupWorkspaceArgs{
+//				Organization: pulumi.StringRef("acme"),
+//				Name:         "legacy-app",
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("workspaceId", pulumi.String(legacy.Id))
+//			ctx.Export("projectId", pulumi.String(legacy.ProjectId))
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupWorkspace(ctx *pulumi.Context, args *LookupWorkspaceArgs, opts ...pulumi.InvokeOption) (*LookupWorkspaceResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupWorkspaceResult

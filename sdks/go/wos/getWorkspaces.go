@@ -12,6 +12,42 @@ import (
 )
 
 // The workspaces of an organization that the token can read, filtered by a name search and a project, every page of them, as the Terraform provider's `tfe_workspace_ids` data source does. None is not an error: the lists are empty.
+//
+// ## Example Usage
+// ### The workspaces of a project
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			apps, err := wos.LookupProject(ctx, &wos.LookupProjectArgs{
+//				Organization: pulumi.StringRef("acme"),
+//				Name:         "Apps",
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			inApps, err := wos.GetWorkspaces(ctx, &wos.GetWorkspacesArgs{
+//				Organization: pulumi.StringRef("acme"),
+//				ProjectId:    pulumi.StringRef(apps.Id),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("workspaceNames", pulumi.ToStringArray(inApps.Names))
+//			ctx.Export("workspaceIds", pulumi.ToStringMap(inApps.Ids))
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetWorkspaces(ctx *pulumi.Context, args *GetWorkspacesArgs, opts ...pulumi.InvokeOption) (*GetWorkspacesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetWorkspacesResult

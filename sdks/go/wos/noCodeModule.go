@@ -13,6 +13,45 @@ import (
 )
 
 // A module of the organization's private registry enabled for no-code provisioning, with its version pin and the allowed values of some of its variables; its id is the `nocode-…` id. Deleting it disables no-code provisioning for the registry module; workspaces made from it stay.
+//
+// ## Example Usage
+// ### A registry module enabled for no-code provisioning
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			// The registry module "bucket" (variables region and size), pinned, with the regions a workspace may choose.
+//			bucket, err := wos.NewNoCodeModule(ctx, "bucket", &wos.NoCodeModuleArgs{
+//				Organization:     pulumi.String("acme"),
+//				RegistryModuleId: pulumi.String("mod-0000000000000001"),
+//				VersionPin:       pulumi.String("1.1.0"),
+//				Enabled:          pulumi.Bool(true),
+//				VariableOptions: wos.NoCodeModuleVariableOptionsArray{
+//					wos.NoCodeModuleVariableOptionsArgs{
+//						VariableName: pulumi.String("region"),
+//						VariableType: pulumi.String("string"),
+//						Options:      pulumi.Array{pulumi.String("eu-west-1"), pulumi.String("us-east-1")},
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("noCodeModuleId", bucket.ID())
+//			ctx.Export("versionPin", bucket.VersionPin)
+//			return nil
+//		})
+//	}
+//
+// ```
 type NoCodeModule struct {
 	pulumi.CustomResourceState
 

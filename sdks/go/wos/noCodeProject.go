@@ -13,6 +13,72 @@ import (
 )
 
 // A project, a no-code module and the no-code workspaces made from it, as one component: a `Project` (`<name>-project`), a `NoCodeModule` (`<name>-module`, only when `module` names a registry module) and one `NoCodeWorkspace` per entry of `workspaces` (`<name>-<workspace name>`), each a child of the component, so that its resource options (a provider, `protect`, …) reach them. Every workspace gets the shared `vars`, except where its own vars have the same key and category. The component keeps no input of its own in state (no var value is stored with it).
+//
+// ## Example Usage
+// ### A no-code catalog: a project, a module and its workspaces
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			// Every workspace gets the shared vars; a workspace's own var of the same key and category wins.
+//			catalog, err := wos.NewNoCodeProject(ctx, "catalog", &wos.NoCodeProjectArgs{
+//				Organization: pulumi.String("acme"),
+//				Project: wos.NoCodeProjectProjectArgs{
+//					Name: pulumi.String("Storage Catalog"),
+//					Tags: pulumi.StringMap{"team": pulumi.String("platform")},
+//				},
+//				Module: wos.NoCodeProjectModuleArgs{
+//					RegistryModuleId: pulumi.String("mod-0000000000000001"),
+//					VersionPin:       pulumi.String("1.0.0"),
+//					VariableOptions: wos.NoCodeModuleVariableOptionsArray{
+//						wos.NoCodeModuleVariableOptionsArgs{
+//							VariableName: pulumi.String("region"),
+//							VariableType: pulumi.String("string"),
+//							Options:      pulumi.Array{pulumi.String("eu-west-1"), pulumi.String("us-east-1")},
+//						},
+//					},
+//				},
+//				Vars: wos.NoCodeWorkspaceVarArray{
+//					wos.NoCodeWorkspaceVarArgs{
+//						Key:      pulumi.String("region"),
+//						Value:    pulumi.String("eu-west-1"),
+//						Category: pulumi.String("infra"),
+//					},
+//				},
+//				Workspaces: map[string]wos.NoCodeProjectWorkspaceArgs{
+//					"web-assets": {
+//						AutoApply: pulumi.Bool(true),
+//						Vars: wos.NoCodeWorkspaceVarArray{
+//							wos.NoCodeWorkspaceVarArgs{
+//								Key:      pulumi.String("size"),
+//								Value:    pulumi.String("3"),
+//								Category: pulumi.String("infra"),
+//							},
+//						},
+//					},
+//					"audit-logs": {
+//						Description: pulumi.String("Audit log archive"),
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("projectId", catalog.ProjectId)
+//			ctx.Export("workspaceIds", catalog.WorkspaceIds)
+//			return nil
+//		})
+//	}
+//
+// ```
 type NoCodeProject struct {
 	pulumi.ResourceState
 

@@ -13,6 +13,68 @@ import (
 )
 
 // A workspace made from a no-code module. A change of `vars` or `moduleVersion` upgrades it during `pulumi up`: the plan is started, watched (its statuses and URL in the log of the resource) and confirmed; a failed plan or the deadline fails the update and leaves the vars and version in state as they were, so the next `up` tries again. The value of each sensitive var is a secret.
+//
+// ## Example Usage
+// ### A workspace made from a no-code module
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			storage, err := wos.NewProject(ctx, "storage", &wos.ProjectArgs{
+//				Organization: pulumi.String("acme"),
+//				Name:         pulumi.String("Storage"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			bucket, err := wos.NewNoCodeModule(ctx, "bucket", &wos.NoCodeModuleArgs{
+//				Organization:     pulumi.String("acme"),
+//				RegistryModuleId: pulumi.String("mod-0000000000000001"),
+//				VersionPin:       pulumi.String("1.0.0"),
+//				Enabled:          pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			// Raising the module's pin, or changing a var, upgrades the workspace in `pulumi up`:
+//			// its plan is started, watched and confirmed.
+//			assets, err := wos.NewNoCodeWorkspace(ctx, "web-assets", &wos.NoCodeWorkspaceArgs{
+//				NoCodeModuleId: bucket.ID(),
+//				ModuleVersion:  bucket.VersionPin,
+//				ProjectId:      storage.ID(),
+//				Name:           pulumi.String("web-assets"),
+//				Vars: wos.NoCodeWorkspaceVarArray{
+//					wos.NoCodeWorkspaceVarArgs{
+//						Key:      pulumi.String("region"),
+//						Value:    pulumi.String("eu-west-1"),
+//						Category: pulumi.String("infra"),
+//					},
+//					wos.NoCodeWorkspaceVarArgs{
+//						Key:         pulumi.String("size"),
+//						Value:       pulumi.String("3"),
+//						Category:    pulumi.String("infra"),
+//						Description: pulumi.String("Number of buckets"),
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("workspaceId", assets.ID())
+//			ctx.Export("moduleVersion", assets.ModuleVersion)
+//			return nil
+//		})
+//	}
+//
+// ```
 type NoCodeWorkspace struct {
 	pulumi.CustomResourceState
 

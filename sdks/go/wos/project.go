@@ -13,6 +13,41 @@ import (
 )
 
 // A project of an organization of the Workspace Organization Service, with its description, auto-destroy duration and, optionally, its whole tag set. Changing its organization replaces it; everything else changes in place.
+//
+// ## Example Usage
+// ### A project with its tags
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			// The project's whole tag set: tags added to it elsewhere are removed at the next `pulumi up`.
+//			storage, err := wos.NewProject(ctx, "storage", &wos.ProjectArgs{
+//				Organization:                pulumi.String("acme"),
+//				Name:                        pulumi.String("Storage"),
+//				Description:                 pulumi.String("Buckets of every team"),
+//				AutoDestroyActivityDuration: pulumi.String("14d"),
+//				Tags: pulumi.StringMap{
+//					"team": pulumi.String("platform"),
+//					"env":  pulumi.String("prod"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("projectId", storage.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
 type Project struct {
 	pulumi.CustomResourceState
 

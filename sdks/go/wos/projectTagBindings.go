@@ -13,6 +13,46 @@ import (
 )
 
 // Tags bound to a project, managed key by key: bindings of keys it does not list are never touched. Its id is the project's id. Use either this or a `Project`'s `tags` for one project, not both.
+//
+// ## Example Usage
+// ### Tags bound to a project key by key
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			billing, err := wos.NewProject(ctx, "billing", &wos.ProjectArgs{
+//				Organization: pulumi.String("acme"),
+//				Name:         pulumi.String("Billing"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			// Only these keys are managed: tags bound to the project elsewhere are left alone.
+//			cost, err := wos.NewProjectTagBindings(ctx, "cost", &wos.ProjectTagBindingsArgs{
+//				ProjectId: billing.ID(),
+//				Tags: pulumi.StringMap{
+//					"cost-center": pulumi.String("1234"),
+//					"owner":       pulumi.String("finance"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("projectId", cost.ProjectId)
+//			ctx.Export("tags", cost.Tags)
+//			return nil
+//		})
+//	}
+//
+// ```
 type ProjectTagBindings struct {
 	pulumi.CustomResourceState
 

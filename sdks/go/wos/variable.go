@@ -13,6 +13,56 @@ import (
 )
 
 // A variable of a workspace, optionally sensitive: the value of a sensitive variable is write-only on the service and always a secret here.
+//
+// ## Example Usage
+// ### Variables of a workspace, one of them sensitive
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			api, err := wos.NewWorkspace(ctx, "billing-api", &wos.WorkspaceArgs{
+//				Organization: pulumi.String("acme"),
+//				Name:         pulumi.String("billing-api"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			region, err := wos.NewVariable(ctx, "region", &wos.VariableArgs{
+//				WorkspaceId: api.ID(),
+//				Key:         pulumi.String("region"),
+//				Value:       pulumi.String("eu-west-1"),
+//				Category:    pulumi.String("infra"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			// pulumi config set --secret dbPassword ...: write-only on the service, a secret in the state.
+//			password, err := wos.NewVariable(ctx, "db-password", &wos.VariableArgs{
+//				WorkspaceId: api.ID(),
+//				Key:         pulumi.String("DB_PASSWORD"),
+//				Value:       config.RequireSecret(ctx, "dbPassword"),
+//				Category:    pulumi.String("env"),
+//				Sensitive:   pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("regionVariableId", region.ID())
+//			ctx.Export("passwordVariableId", password.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
 type Variable struct {
 	pulumi.CustomResourceState
 

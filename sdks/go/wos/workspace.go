@@ -13,6 +13,45 @@ import (
 )
 
 // A workspace of an organization, in a project, with its description, auto-apply and execution settings; its id (`ws-…`) is what a `Variable` takes. A change of project moves it (its variables stay); nothing but the organization replaces it.
+//
+// ## Example Usage
+// ### A workspace in a project
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/pulumi-wos/pulumi-wos/sdks/go/wos"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			payments, err := wos.NewProject(ctx, "payments", &wos.ProjectArgs{
+//				Organization: pulumi.String("acme"),
+//				Name:         pulumi.String("Payments"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			// A change of ProjectId moves the workspace; its variables stay.
+//			api, err := wos.NewWorkspace(ctx, "payments-api", &wos.WorkspaceArgs{
+//				Organization: pulumi.String("acme"),
+//				Name:         pulumi.String("payments-api"),
+//				ProjectId:    payments.ID(),
+//				Description:  pulumi.String("The payments API"),
+//				AutoApply:    pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("workspaceId", api.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
 type Workspace struct {
 	pulumi.CustomResourceState
 

@@ -112,6 +112,26 @@ def get_no_code_module(id: Optional[_builtins.str] = None,
     """
     Finds a no-code module by its id, with its variable-options sets, as the Terraform provider's `tfe_no_code_module` data source does. Fails when there is none (or it is of another organization than the token's).
 
+    ## Example Usage
+    ### A no-code module found by its id
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    bucket = wos.NoCodeModule(
+        "bucket",
+        organization="acme",
+        registry_module_id="mod-0000000000000001",
+        enabled=True,
+    )
+
+    # The id may as well come from the stack's config or another stack's output.
+    found = wos.get_no_code_module_output(id=bucket.id)
+
+    pulumi.export("versionPin", found.version_pin)
+    pulumi.export("registryModuleId", found.registry_module_id)
+    ```
+
     :param _builtins.str id: The no-code module's id (`nocode-…`).
     """
     __args__ = dict()
@@ -130,6 +150,26 @@ def get_no_code_module_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNoCodeModuleResult]:
     """
     Finds a no-code module by its id, with its variable-options sets, as the Terraform provider's `tfe_no_code_module` data source does. Fails when there is none (or it is of another organization than the token's).
+
+    ## Example Usage
+    ### A no-code module found by its id
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    bucket = wos.NoCodeModule(
+        "bucket",
+        organization="acme",
+        registry_module_id="mod-0000000000000001",
+        enabled=True,
+    )
+
+    # The id may as well come from the stack's config or another stack's output.
+    found = wos.get_no_code_module_output(id=bucket.id)
+
+    pulumi.export("versionPin", found.version_pin)
+    pulumi.export("registryModuleId", found.registry_module_id)
+    ```
 
     :param _builtins.str id: The no-code module's id (`nocode-…`).
     """

@@ -136,6 +136,18 @@ def get_project(name: Optional[_builtins.str] = None,
     """
     Finds the project of an organization by its name (in any case), with its duration and tags. Fails when there is none (or the token may not see it).
 
+    ## Example Usage
+    ### A project found by its name
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    apps = wos.get_project(organization="acme", name="Apps")
+
+    pulumi.export("appsProjectId", apps.id)
+    pulumi.export("appsWorkspaceCount", apps.workspace_count)
+    ```
+
     :param _builtins.str name: The project's name (compared case-insensitively, as the service does).
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.
     """
@@ -159,6 +171,18 @@ def get_project_output(name: pulumi.Input[Optional[_builtins.str]] = None,
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetProjectResult]:
     """
     Finds the project of an organization by its name (in any case), with its duration and tags. Fails when there is none (or the token may not see it).
+
+    ## Example Usage
+    ### A project found by its name
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    apps = wos.get_project(organization="acme", name="Apps")
+
+    pulumi.export("appsProjectId", apps.id)
+    pulumi.export("appsWorkspaceCount", apps.workspace_count)
+    ```
 
     :param _builtins.str name: The project's name (compared case-insensitively, as the service does).
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.

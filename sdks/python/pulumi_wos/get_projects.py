@@ -90,6 +90,18 @@ def get_projects(names: Optional[Sequence[_builtins.str]] = None,
     """
     The projects of an organization that the token can see, filtered by a name search or exact names, every page of them, as the Terraform provider's `tfe_projects` data source does. None is not an error: the lists are empty.
 
+    ## Example Usage
+    ### The projects whose name holds a text
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    found = wos.get_projects(organization="acme", query="app")
+
+    pulumi.export("projectNames", found.names)
+    pulumi.export("projectIds", found.ids)
+    ```
+
     :param Sequence[_builtins.str] names: Only the projects of these names, in any case.
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.
     :param _builtins.str query: Only projects whose name holds this text, in any case (ignored when `names` is given, as the service does).
@@ -112,6 +124,18 @@ def get_projects_output(names: pulumi.Input[Optional[Optional[Sequence[_builtins
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetProjectsResult]:
     """
     The projects of an organization that the token can see, filtered by a name search or exact names, every page of them, as the Terraform provider's `tfe_projects` data source does. None is not an error: the lists are empty.
+
+    ## Example Usage
+    ### The projects whose name holds a text
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    found = wos.get_projects(organization="acme", query="app")
+
+    pulumi.export("projectNames", found.names)
+    pulumi.export("projectIds", found.ids)
+    ```
 
     :param Sequence[_builtins.str] names: Only the projects of these names, in any case.
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.

@@ -220,6 +220,18 @@ def get_workspace(name: Optional[_builtins.str] = None,
     """
     Finds a workspace of an organization by its name (in any case), as the Terraform provider's `tfe_workspace` data source does. Fails when there is none (or the token may not read it).
 
+    ## Example Usage
+    ### A workspace found by its name
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    legacy = wos.get_workspace(organization="acme", name="legacy-app")
+
+    pulumi.export("workspaceId", legacy.id)
+    pulumi.export("projectId", legacy.project_id)
+    ```
+
     :param _builtins.str name: The workspace's name (compared case-insensitively, as the service does).
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.
     """
@@ -250,6 +262,18 @@ def get_workspace_output(name: pulumi.Input[Optional[_builtins.str]] = None,
                          opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWorkspaceResult]:
     """
     Finds a workspace of an organization by its name (in any case), as the Terraform provider's `tfe_workspace` data source does. Fails when there is none (or the token may not read it).
+
+    ## Example Usage
+    ### A workspace found by its name
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    legacy = wos.get_workspace(organization="acme", name="legacy-app")
+
+    pulumi.export("workspaceId", legacy.id)
+    pulumi.export("projectId", legacy.project_id)
+    ```
 
     :param _builtins.str name: The workspace's name (compared case-insensitively, as the service does).
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.

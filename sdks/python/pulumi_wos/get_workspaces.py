@@ -90,6 +90,19 @@ def get_workspaces(organization: Optional[_builtins.str] = None,
     """
     The workspaces of an organization that the token can read, filtered by a name search and a project, every page of them, as the Terraform provider's `tfe_workspace_ids` data source does. None is not an error: the lists are empty.
 
+    ## Example Usage
+    ### The workspaces of a project
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    apps = wos.get_project(organization="acme", name="Apps")
+    in_apps = wos.get_workspaces(organization="acme", project_id=apps.id)
+
+    pulumi.export("workspaceNames", in_apps.names)
+    pulumi.export("workspaceIds", in_apps.ids)
+    ```
+
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.
     :param _builtins.str project_id: Only the workspaces of this project (`prj-…`).
     :param _builtins.str search: Only workspaces whose name holds this text, in any case (every character literal).
@@ -112,6 +125,19 @@ def get_workspaces_output(organization: pulumi.Input[Optional[Optional[_builtins
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWorkspacesResult]:
     """
     The workspaces of an organization that the token can read, filtered by a name search and a project, every page of them, as the Terraform provider's `tfe_workspace_ids` data source does. None is not an error: the lists are empty.
+
+    ## Example Usage
+    ### The workspaces of a project
+    ```python
+    import pulumi
+    import pulumi_wos as wos
+
+    apps = wos.get_project(organization="acme", name="Apps")
+    in_apps = wos.get_workspaces(organization="acme", project_id=apps.id)
+
+    pulumi.export("workspaceNames", in_apps.names)
+    pulumi.export("workspaceIds", in_apps.ids)
+    ```
 
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.
     :param _builtins.str project_id: Only the workspaces of this project (`prj-…`).

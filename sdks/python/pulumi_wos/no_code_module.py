@@ -127,6 +127,32 @@ class NoCodeModule(pulumi.CustomResource):
         """
         A module of the organization's private registry enabled for no-code provisioning, with its version pin and the allowed values of some of its variables; its id is the `nocode-…` id. Deleting it disables no-code provisioning for the registry module; workspaces made from it stay.
 
+        ## Example Usage
+        ### A registry module enabled for no-code provisioning
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        # The registry module "bucket" (variables region and size), pinned, with the regions a workspace may choose.
+        bucket = wos.NoCodeModule(
+            "bucket",
+            organization="acme",
+            registry_module_id="mod-0000000000000001",
+            version_pin="1.1.0",
+            enabled=True,
+            variable_options=[
+                wos.NoCodeModuleVariableOptionsArgs(
+                    variable_name="region",
+                    variable_type="string",
+                    options=["eu-west-1", "us-east-1"],
+                )
+            ],
+        )
+
+        pulumi.export("noCodeModuleId", bucket.id)
+        pulumi.export("versionPin", bucket.version_pin)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] enabled: Whether workspaces may be made from the module; default false.
@@ -146,6 +172,32 @@ class NoCodeModule(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A module of the organization's private registry enabled for no-code provisioning, with its version pin and the allowed values of some of its variables; its id is the `nocode-…` id. Deleting it disables no-code provisioning for the registry module; workspaces made from it stay.
+
+        ## Example Usage
+        ### A registry module enabled for no-code provisioning
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        # The registry module "bucket" (variables region and size), pinned, with the regions a workspace may choose.
+        bucket = wos.NoCodeModule(
+            "bucket",
+            organization="acme",
+            registry_module_id="mod-0000000000000001",
+            version_pin="1.1.0",
+            enabled=True,
+            variable_options=[
+                wos.NoCodeModuleVariableOptionsArgs(
+                    variable_name="region",
+                    variable_type="string",
+                    options=["eu-west-1", "us-east-1"],
+                )
+            ],
+        )
+
+        pulumi.export("noCodeModuleId", bucket.id)
+        pulumi.export("versionPin", bucket.version_pin)
+        ```
 
         :param str resource_name: The name of the resource.
         :param NoCodeModuleArgs args: The arguments to use to populate this resource's properties.

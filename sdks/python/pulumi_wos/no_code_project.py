@@ -232,6 +232,42 @@ class NoCodeProject(pulumi.ComponentResource):
         """
         A project, a no-code module and the no-code workspaces made from it, as one component: a `Project` (`<name>-project`), a `NoCodeModule` (`<name>-module`, only when `module` names a registry module) and one `NoCodeWorkspace` per entry of `workspaces` (`<name>-<workspace name>`), each a child of the component, so that its resource options (a provider, `protect`, …) reach them. Every workspace gets the shared `vars`, except where its own vars have the same key and category. The component keeps no input of its own in state (no var value is stored with it).
 
+        ## Example Usage
+        ### A no-code catalog: a project, a module and its workspaces
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        # Every workspace gets the shared vars; a workspace's own var of the same key and category wins.
+        catalog = wos.NoCodeProject(
+            "catalog",
+            organization="acme",
+            project=wos.NoCodeProjectProjectArgs(name="Storage Catalog", tags={"team": "platform"}),
+            module=wos.NoCodeProjectModuleArgs(
+                registry_module_id="mod-0000000000000001",
+                version_pin="1.0.0",
+                variable_options=[
+                    wos.NoCodeModuleVariableOptionsArgs(
+                        variable_name="region",
+                        variable_type="string",
+                        options=["eu-west-1", "us-east-1"],
+                    )
+                ],
+            ),
+            vars=[wos.NoCodeWorkspaceVarArgs(key="region", value="eu-west-1", category="infra")],
+            workspaces={
+                "web-assets": wos.NoCodeProjectWorkspaceArgs(
+                    auto_apply=True,
+                    vars=[wos.NoCodeWorkspaceVarArgs(key="size", value="3", category="infra")],
+                ),
+                "audit-logs": wos.NoCodeProjectWorkspaceArgs(description="Audit log archive"),
+            },
+        )
+
+        pulumi.export("projectId", catalog.project_id)
+        pulumi.export("workspaceIds", catalog.workspace_ids)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] agent_pool_id: The agent pool (`apool-…`), with `agent`. A workspace that sets its own `executionMode` does not take
@@ -260,6 +296,42 @@ class NoCodeProject(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A project, a no-code module and the no-code workspaces made from it, as one component: a `Project` (`<name>-project`), a `NoCodeModule` (`<name>-module`, only when `module` names a registry module) and one `NoCodeWorkspace` per entry of `workspaces` (`<name>-<workspace name>`), each a child of the component, so that its resource options (a provider, `protect`, …) reach them. Every workspace gets the shared `vars`, except where its own vars have the same key and category. The component keeps no input of its own in state (no var value is stored with it).
+
+        ## Example Usage
+        ### A no-code catalog: a project, a module and its workspaces
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        # Every workspace gets the shared vars; a workspace's own var of the same key and category wins.
+        catalog = wos.NoCodeProject(
+            "catalog",
+            organization="acme",
+            project=wos.NoCodeProjectProjectArgs(name="Storage Catalog", tags={"team": "platform"}),
+            module=wos.NoCodeProjectModuleArgs(
+                registry_module_id="mod-0000000000000001",
+                version_pin="1.0.0",
+                variable_options=[
+                    wos.NoCodeModuleVariableOptionsArgs(
+                        variable_name="region",
+                        variable_type="string",
+                        options=["eu-west-1", "us-east-1"],
+                    )
+                ],
+            ),
+            vars=[wos.NoCodeWorkspaceVarArgs(key="region", value="eu-west-1", category="infra")],
+            workspaces={
+                "web-assets": wos.NoCodeProjectWorkspaceArgs(
+                    auto_apply=True,
+                    vars=[wos.NoCodeWorkspaceVarArgs(key="size", value="3", category="infra")],
+                ),
+                "audit-logs": wos.NoCodeProjectWorkspaceArgs(description="Audit log archive"),
+            },
+        )
+
+        pulumi.export("projectId", catalog.project_id)
+        pulumi.export("workspaceIds", catalog.workspace_ids)
+        ```
 
         :param str resource_name: The name of the resource.
         :param NoCodeProjectArgs args: The arguments to use to populate this resource's properties.

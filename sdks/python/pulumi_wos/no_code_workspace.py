@@ -246,6 +246,40 @@ class NoCodeWorkspace(pulumi.CustomResource):
         """
         A workspace made from a no-code module. A change of `vars` or `moduleVersion` upgrades it during `pulumi up`: the plan is started, watched (its statuses and URL in the log of the resource) and confirmed; a failed plan or the deadline fails the update and leaves the vars and version in state as they were, so the next `up` tries again. The value of each sensitive var is a secret.
 
+        ## Example Usage
+        ### A workspace made from a no-code module
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        storage = wos.Project("storage", organization="acme", name="Storage")
+
+        bucket = wos.NoCodeModule(
+            "bucket",
+            organization="acme",
+            registry_module_id="mod-0000000000000001",
+            version_pin="1.0.0",
+            enabled=True,
+        )
+
+        # Raising the module's pin, or changing a var, upgrades the workspace in `pulumi up`:
+        # its plan is started, watched and confirmed.
+        assets = wos.NoCodeWorkspace(
+            "web-assets",
+            no_code_module_id=bucket.id,
+            module_version=bucket.version_pin,
+            project_id=storage.id,
+            name="web-assets",
+            vars=[
+                wos.NoCodeWorkspaceVarArgs(key="region", value="eu-west-1", category="infra"),
+                wos.NoCodeWorkspaceVarArgs(key="size", value="3", category="infra", description="Number of buckets"),
+            ],
+        )
+
+        pulumi.export("workspaceId", assets.id)
+        pulumi.export("moduleVersion", assets.module_version)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] agent_pool_id: The agent pool (`apool-…`): required with `agent`, refused with `remote`.
@@ -273,6 +307,40 @@ class NoCodeWorkspace(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A workspace made from a no-code module. A change of `vars` or `moduleVersion` upgrades it during `pulumi up`: the plan is started, watched (its statuses and URL in the log of the resource) and confirmed; a failed plan or the deadline fails the update and leaves the vars and version in state as they were, so the next `up` tries again. The value of each sensitive var is a secret.
+
+        ## Example Usage
+        ### A workspace made from a no-code module
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        storage = wos.Project("storage", organization="acme", name="Storage")
+
+        bucket = wos.NoCodeModule(
+            "bucket",
+            organization="acme",
+            registry_module_id="mod-0000000000000001",
+            version_pin="1.0.0",
+            enabled=True,
+        )
+
+        # Raising the module's pin, or changing a var, upgrades the workspace in `pulumi up`:
+        # its plan is started, watched and confirmed.
+        assets = wos.NoCodeWorkspace(
+            "web-assets",
+            no_code_module_id=bucket.id,
+            module_version=bucket.version_pin,
+            project_id=storage.id,
+            name="web-assets",
+            vars=[
+                wos.NoCodeWorkspaceVarArgs(key="region", value="eu-west-1", category="infra"),
+                wos.NoCodeWorkspaceVarArgs(key="size", value="3", category="infra", description="Number of buckets"),
+            ],
+        )
+
+        pulumi.export("workspaceId", assets.id)
+        pulumi.export("moduleVersion", assets.module_version)
+        ```
 
         :param str resource_name: The name of the resource.
         :param NoCodeWorkspaceArgs args: The arguments to use to populate this resource's properties.

@@ -125,6 +125,25 @@ class Project(pulumi.CustomResource):
         """
         A project of an organization of the Workspace Organization Service, with its description, auto-destroy duration and, optionally, its whole tag set. Changing its organization replaces it; everything else changes in place.
 
+        ## Example Usage
+        ### A project with its tags
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        # The project's whole tag set: tags added to it elsewhere are removed at the next `pulumi up`.
+        storage = wos.Project(
+            "storage",
+            organization="acme",
+            name="Storage",
+            description="Buckets of every team",
+            auto_destroy_activity_duration="14d",
+            tags={"team": "platform", "env": "prod"},
+        )
+
+        pulumi.export("projectId", storage.id)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] auto_destroy_activity_duration: Default inactivity period before each workspace of the project destroys its infrastructure, e.g. `14d` or `12h`.
@@ -144,6 +163,25 @@ class Project(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A project of an organization of the Workspace Organization Service, with its description, auto-destroy duration and, optionally, its whole tag set. Changing its organization replaces it; everything else changes in place.
+
+        ## Example Usage
+        ### A project with its tags
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        # The project's whole tag set: tags added to it elsewhere are removed at the next `pulumi up`.
+        storage = wos.Project(
+            "storage",
+            organization="acme",
+            name="Storage",
+            description="Buckets of every team",
+            auto_destroy_activity_duration="14d",
+            tags={"team": "platform", "env": "prod"},
+        )
+
+        pulumi.export("projectId", storage.id)
+        ```
 
         :param str resource_name: The name of the resource.
         :param ProjectArgs args: The arguments to use to populate this resource's properties.

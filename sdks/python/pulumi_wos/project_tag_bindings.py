@@ -69,6 +69,25 @@ class ProjectTagBindings(pulumi.CustomResource):
         """
         Tags bound to a project, managed key by key: bindings of keys it does not list are never touched. Its id is the project's id. Use either this or a `Project`'s `tags` for one project, not both.
 
+        ## Example Usage
+        ### Tags bound to a project key by key
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        billing = wos.Project("billing", organization="acme", name="Billing")
+
+        # Only these keys are managed: tags bound to the project elsewhere are left alone.
+        cost = wos.ProjectTagBindings(
+            "cost",
+            project_id=billing.id,
+            tags={"cost-center": "1234", "owner": "finance"},
+        )
+
+        pulumi.export("projectId", cost.project_id)
+        pulumi.export("tags", cost.tags)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] project_id: Id of the project (`prj-…`). Changing it replaces the resource.
@@ -83,6 +102,25 @@ class ProjectTagBindings(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Tags bound to a project, managed key by key: bindings of keys it does not list are never touched. Its id is the project's id. Use either this or a `Project`'s `tags` for one project, not both.
+
+        ## Example Usage
+        ### Tags bound to a project key by key
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        billing = wos.Project("billing", organization="acme", name="Billing")
+
+        # Only these keys are managed: tags bound to the project elsewhere are left alone.
+        cost = wos.ProjectTagBindings(
+            "cost",
+            project_id=billing.id,
+            tags={"cost-center": "1234", "owner": "finance"},
+        )
+
+        pulumi.export("projectId", cost.project_id)
+        pulumi.export("tags", cost.tags)
+        ```
 
         :param str resource_name: The name of the resource.
         :param ProjectTagBindingsArgs args: The arguments to use to populate this resource's properties.

@@ -153,6 +153,37 @@ class Variable(pulumi.CustomResource):
         """
         A variable of a workspace, optionally sensitive: the value of a sensitive variable is write-only on the service and always a secret here.
 
+        ## Example Usage
+        ### Variables of a workspace, one of them sensitive
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        config = pulumi.Config()
+        api = wos.Workspace("billing-api", organization="acme", name="billing-api")
+
+        region = wos.Variable(
+            "region",
+            workspace_id=api.id,
+            key="region",
+            value="eu-west-1",
+            category="infra",
+        )
+
+        # pulumi config set --secret dbPassword ...: write-only on the service, a secret in the state.
+        password = wos.Variable(
+            "db-password",
+            workspace_id=api.id,
+            key="DB_PASSWORD",
+            value=config.require_secret("dbPassword"),
+            category="env",
+            sensitive=True,
+        )
+
+        pulumi.export("regionVariableId", region.id)
+        pulumi.export("passwordVariableId", password.id)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] category: `infra` (a configuration variable) or `env` (an environment variable). Changing it replaces a sensitive variable.
@@ -172,6 +203,37 @@ class Variable(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A variable of a workspace, optionally sensitive: the value of a sensitive variable is write-only on the service and always a secret here.
+
+        ## Example Usage
+        ### Variables of a workspace, one of them sensitive
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        config = pulumi.Config()
+        api = wos.Workspace("billing-api", organization="acme", name="billing-api")
+
+        region = wos.Variable(
+            "region",
+            workspace_id=api.id,
+            key="region",
+            value="eu-west-1",
+            category="infra",
+        )
+
+        # pulumi config set --secret dbPassword ...: write-only on the service, a secret in the state.
+        password = wos.Variable(
+            "db-password",
+            workspace_id=api.id,
+            key="DB_PASSWORD",
+            value=config.require_secret("dbPassword"),
+            category="env",
+            sensitive=True,
+        )
+
+        pulumi.export("regionVariableId", region.id)
+        pulumi.export("passwordVariableId", password.id)
+        ```
 
         :param str resource_name: The name of the resource.
         :param VariableArgs args: The arguments to use to populate this resource's properties.

@@ -159,6 +159,27 @@ class Workspace(pulumi.CustomResource):
         """
         A workspace of an organization, in a project, with its description, auto-apply and execution settings; its id (`ws-…`) is what a `Variable` takes. A change of project moves it (its variables stay); nothing but the organization replaces it.
 
+        ## Example Usage
+        ### A workspace in a project
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        payments = wos.Project("payments", organization="acme", name="Payments")
+
+        # A change of project_id moves the workspace; its variables stay.
+        api = wos.Workspace(
+            "payments-api",
+            organization="acme",
+            name="payments-api",
+            project_id=payments.id,
+            description="The payments API",
+            auto_apply=True,
+        )
+
+        pulumi.export("workspaceId", api.id)
+        ```
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] agent_pool_id: The agent pool (`apool-…`): required with `agent`, refused with `remote`.
@@ -180,6 +201,27 @@ class Workspace(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A workspace of an organization, in a project, with its description, auto-apply and execution settings; its id (`ws-…`) is what a `Variable` takes. A change of project moves it (its variables stay); nothing but the organization replaces it.
+
+        ## Example Usage
+        ### A workspace in a project
+        ```python
+        import pulumi
+        import pulumi_wos as wos
+
+        payments = wos.Project("payments", organization="acme", name="Payments")
+
+        # A change of project_id moves the workspace; its variables stay.
+        api = wos.Workspace(
+            "payments-api",
+            organization="acme",
+            name="payments-api",
+            project_id=payments.id,
+            description="The payments API",
+            auto_apply=True,
+        )
+
+        pulumi.export("workspaceId", api.id)
+        ```
 
         :param str resource_name: The name of the resource.
         :param WorkspaceArgs args: The arguments to use to populate this resource's properties.
