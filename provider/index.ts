@@ -52,6 +52,7 @@ export {
     type NoCodeProjectRegistryModuleArgs,
     type NoCodeProjectWorkspaceSettings,
     type NoCodeProjectWorkspaceArgs,
+    type NoCodeProjectRolloutArgs,
 } from "./components/noCodeProject";
 export {
     getProjects,

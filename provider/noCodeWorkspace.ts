@@ -50,6 +50,12 @@ export interface NoCodeWorkspaceArgs {
     moduleVersion?: pulumi.Input<string>;
     /** The whole upgrade's deadline, in seconds; default 1800. Changing it alone changes nothing. */
     upgradeTimeoutSeconds?: pulumi.Input<number>;
+    /**
+     * The rollout wave the workspace is in, e.g. `1 of 3`, which the message of a failed upgrade names (a
+     * wave's workspaces depend on the wave before, so the rollout stops there). Set by `NoCodeProject`'s
+     * `rollout`; at most 100 characters. Changing it alone changes nothing.
+     */
+    rolloutWave?: pulumi.Input<string>;
 }
 
 /**
@@ -229,6 +235,8 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
     declare public readonly moduleVersion: pulumi.Output<string>;
     /** The upgrade deadline the program gave, in seconds. */
     declare public readonly upgradeTimeoutSeconds: pulumi.Output<number | undefined>;
+    /** The rollout wave the program gave. */
+    declare public readonly rolloutWave: pulumi.Output<string | undefined>;
     /** Whether the module has a newer no-code version than the one the workspace runs. */
     declare public readonly noCodeUpgradeAvailable: pulumi.Output<boolean>;
     /** The last upgrade this resource ran, if any. */
@@ -258,6 +266,7 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
                 sensitiveValues: engineVars.sensitiveValues,
                 moduleVersion: args.moduleVersion,
                 upgradeTimeoutSeconds: args.upgradeTimeoutSeconds,
+                rolloutWave: args.rolloutWave,
                 noCodeUpgradeAvailable: undefined,
                 lastUpgrade: undefined,
             },

@@ -40,12 +40,18 @@ class NativeResource extends pulumi.CustomResource {
 
 /**
  * The children as native resources. `dependsOn`: what the component's inputs depend on, which each child
- * depends on too (the engine gives the component's inputs as values, with their dependencies beside them).
+ * depends on too (the engine gives the component's inputs as values, with their dependencies beside them),
+ * besides what the composition makes it depend on (a rollout's wave before).
  */
 function nativeChildren(
     dependsOn: pulumi.Resource[],
 ): NoCodeProjectChildFactory<NoCodeProjectProjectChild, NoCodeProjectModuleChild, NoCodeProjectWorkspaceChild> {
-    const options = (opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => (dependsOn.length > 0 ? { ...opts, dependsOn } : opts);
+    const options = (opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions => {
+        if (dependsOn.length === 0) return opts;
+        // The composition gives its own dependencies as a list of resources.
+        const own = (opts.dependsOn ?? []) as pulumi.Resource[];
+        return { ...opts, dependsOn: [...dependsOn, ...own] };
+    };
     return {
         project: (name, args, opts) => new NativeResource(projectSchema, name, args, options(opts)),
         module: (name, args, opts) => new NativeResource(noCodeModuleSchema, name, args, options(opts)) as NativeResource & NoCodeProjectModuleChild,

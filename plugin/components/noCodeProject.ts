@@ -24,6 +24,7 @@ const TYPES = {
     project: "wos:index:NoCodeProjectProject",
     module: "wos:index:NoCodeProjectModule",
     workspace: "wos:index:NoCodeProjectWorkspace",
+    rollout: "wos:index:NoCodeProjectRollout",
     // Those of the children, shared: a var and a set of variable options are the same objects there.
     workspaceVar: "wos:index:NoCodeWorkspaceVar",
     variableOptions: "wos:index:NoCodeModuleVariableOptions",
@@ -66,6 +67,7 @@ export const noCodeProjectSchema: { token: string; spec: ResourceSpec; types: Re
             module: { $ref: typeRef(TYPES.module), plain: true, description: "The no-code module the workspaces are made from: an existing one, or a registry module enabled here." },
             vars: { type: "array", items: { $ref: typeRef(TYPES.workspaceVar) }, description: "Vars every workspace gets (a change upgrades every workspace that does not override the var). A\nworkspace's own var of the same key and category replaces the shared one for that workspace; the\nothers are added to its list. A sensitive var stays a secret in each workspace's state." },
             workspaces: { type: "object", additionalProperties: { $ref: typeRef(TYPES.workspace), plain: true }, plain: true, description: "The workspaces, by workspace name (1 to 90 letters, numbers, `-`, `_`; unique in the organization).\nA plain object: it decides which resources exist, so it must be known when the program runs. The name\nis part of each child's resource name, so renaming a key makes a new workspace and deletes the old one." },
+            rollout: { $ref: typeRef(TYPES.rollout), plain: true, description: "Roll changes out in waves: a raised `versionPin` (or a changed shared var) upgrades the first wave's\nworkspaces, then, once every upgrade of it is applied, the next wave's, and so on. An upgrade that\nfails stops the rollout at its wave; the next `pulumi up` resumes it. Absent: every workspace at once." },
             ...WORKSPACE_SETTINGS,
         },
         requiredInputs: ["project", "module", "workspaces"],
@@ -102,6 +104,20 @@ export const noCodeProjectSchema: { token: string; spec: ResourceSpec; types: Re
                 vars: { type: "array", items: { $ref: typeRef(TYPES.workspaceVar) }, description: "This workspace's own vars, added to the component's shared `NoCodeProjectArgs.vars`. A var here\nwins over a shared var of the same key and category." },
                 ...WORKSPACE_SETTINGS,
             },
+        },
+        [TYPES.rollout]: {
+            description:
+                "How a change reaches the workspaces of a `NoCodeProject` (`NoCodeProjectArgs.rollout`): in\nordered waves, each workspace of a wave depending on every workspace of the wave before (`dependsOn`), so\nthat the engine starts a wave's creations and upgrades only once the wave before is done, and attempts no\nlater wave once one of them failed.",
+            type: "object",
+            properties: {
+                waves: {
+                    type: "array",
+                    items: { type: "array", items: { type: "string", plain: true }, plain: true },
+                    plain: true,
+                    description: "The waves in order, each a list of workspace names (keys of `NoCodeProjectArgs.workspaces`); the\nfirst is the canary. The workspaces no wave names form the last wave. A name that is not a workspace,\nor that is named twice, is refused when the component is made. A plain value: it must be known when\nthe program runs.",
+                },
+            },
+            required: ["waves"],
         },
         // The children's own, so that this piece stands alone.
         [TYPES.workspaceVar]: noCodeWorkspaceSchema.types[TYPES.workspaceVar]!,

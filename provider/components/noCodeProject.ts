@@ -119,6 +119,22 @@ export interface NoCodeProjectWorkspaceArgs extends NoCodeProjectWorkspaceSettin
     vars?: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]>;
 }
 
+/**
+ * How a change reaches the workspaces of a {@link NoCodeProject} ({@link NoCodeProjectArgs.rollout}): in
+ * ordered waves, each workspace of a wave depending on every workspace of the wave before (`dependsOn`), so
+ * that the engine starts a wave's creations and upgrades only once the wave before is done, and attempts no
+ * later wave once one of them failed.
+ */
+export interface NoCodeProjectRolloutArgs {
+    /**
+     * The waves in order, each a list of workspace names (keys of {@link NoCodeProjectArgs.workspaces}); the
+     * first is the canary. The workspaces no wave names form the last wave. A name that is not a workspace,
+     * or that is named twice, is refused when the component is made. A plain value: it must be known when
+     * the program runs.
+     */
+    waves: string[][];
+}
+
 /** Inputs of a {@link NoCodeProject}. */
 export interface NoCodeProjectArgs extends NoCodeProjectWorkspaceSettings {
     /**
@@ -142,6 +158,12 @@ export interface NoCodeProjectArgs extends NoCodeProjectWorkspaceSettings {
      * is part of each child's resource name, so renaming a key makes a new workspace and deletes the old one.
      */
     workspaces: Record<string, NoCodeProjectWorkspaceArgs>;
+    /**
+     * Roll changes out in waves: a raised `versionPin` (or a changed shared var) upgrades the first wave's
+     * workspaces, then, once every upgrade of it is applied, the next wave's, and so on. An upgrade that
+     * fails stops the rollout at its wave; the next `pulumi up` resumes it. Absent: every workspace at once.
+     */
+    rollout?: NoCodeProjectRolloutArgs;
 }
 
 /**
@@ -165,6 +187,7 @@ export function validateNoCodeProject(name: string, args: NoCodeProjectArgs | un
             fail(`workspaces["${workspaceName}"]`, "must be an object of settings, known when the program runs");
         }
     }
+    if (given.rollout !== undefined) validateRollout(given.rollout, Object.keys(given.workspaces), fail);
     if (!isPlainObject(given.module)) fail("module", "must be an object: { noCodeModuleId } or { registryModuleId, ... }");
     const module = given.module as unknown as Record<string, unknown>;
     const existing = module.noCodeModuleId !== undefined;
@@ -177,6 +200,37 @@ export function validateNoCodeProject(name: string, args: NoCodeProjectArgs | un
     } else if (module.moduleVersion !== undefined) {
         fail("module.moduleVersion", "is not allowed with module.registryModuleId: the workspaces follow module.versionPin");
     }
+}
+
+/** The rules of {@link NoCodeProjectArgs.rollout}: waves of known workspace names, none named twice, none empty. */
+function validateRollout(rollout: unknown, workspaceNames: readonly string[], fail: (field: string, rule: string) => never): void {
+    const waves = isPlainObject(rollout) ? (rollout as { waves?: unknown }).waves : undefined;
+    if (!Array.isArray(waves)) fail("rollout.waves", "must be a list of waves, each a list of workspace names, known when the program runs");
+    const named = new Map<string, number>();
+    (waves as unknown[]).forEach((wave, index) => {
+        const field = `rollout.waves[${index}]`;
+        if (!Array.isArray(wave) || wave.length === 0) fail(field, "must be a non-empty list of workspace names");
+        (wave as unknown[]).forEach((workspaceName, at) => {
+            if (typeof workspaceName !== "string") fail(`${field}[${at}]`, "must be a workspace name (a string)");
+            const key = workspaceName as string;
+            if (!workspaceNames.includes(key)) fail(`${field}[${at}]`, `names "${key}", which is not a key of workspaces`);
+            if (named.has(key)) fail(`${field}[${at}]`, `names "${key}" again: it is already in rollout.waves[${named.get(key)}]`);
+            named.set(key, index);
+        });
+    });
+}
+
+/**
+ * The waves of the workspaces in order (see {@link NoCodeProjectRolloutArgs}): the rollout's, then the
+ * workspaces it does not name as the last; without a rollout, every workspace in one wave. Names in the
+ * order of `workspaces` within the last wave.
+ */
+function rolloutWaves(args: NoCodeProjectArgs): string[][] {
+    const names = Object.keys(args.workspaces);
+    const waves = args.rollout?.waves ?? [];
+    const named = new Set(waves.flat());
+    const rest = names.filter((workspaceName) => !named.has(workspaceName));
+    return [...waves, ...(rest.length > 0 ? [rest] : [])];
 }
 
 /** A var's identity in a workspace: its category and key. */
@@ -227,8 +281,8 @@ export interface NoCodeProjectModuleChild {
     readonly versionPin: pulumi.Output<string>;
 }
 
-/** What the body of a {@link NoCodeProject} reads of a workspace child. @internal */
-export interface NoCodeProjectWorkspaceChild {
+/** What the body of a {@link NoCodeProject} reads of a workspace child: a resource the next wave can depend on. @internal */
+export interface NoCodeProjectWorkspaceChild extends pulumi.Resource {
     readonly id: pulumi.Output<string>;
     readonly moduleVersion: pulumi.Output<string>;
     readonly noCodeUpgradeAvailable: pulumi.Output<boolean>;
@@ -320,11 +374,23 @@ export function composeNoCodeProject<
         moduleVersion = existing.moduleVersion;
     }
 
-    const workspaces: Record<string, W> = {};
-    for (const [workspaceName, own = {}] of Object.entries(args.workspaces)) {
+    // Wave by wave: each workspace of a wave depends on every workspace of the wave before, so the engine
+    // orders the creations and upgrades, and attempts no later wave after a failure (a Ctrl-C, `--target`
+    // and `--parallel` act on them as on any dependency).
+    const made: Record<string, W> = {};
+    const waves = rolloutWaves(args);
+    waves.forEach((wave, index) => {
+        const before = index === 0 ? [] : waves[index - 1]!.map((workspaceName) => made[workspaceName]!);
+        for (const workspaceName of wave) made[workspaceName] = makeWorkspace(workspaceName, before, waves.length > 1 ? `${index + 1} of ${waves.length}` : undefined);
+    });
+    // Keyed in the program's order, whatever the waves.
+    const workspaces: Record<string, W> = Object.fromEntries(Object.keys(args.workspaces).map((workspaceName) => [workspaceName, made[workspaceName]!]));
+
+    function makeWorkspace(workspaceName: string, dependsOn: W[], rolloutWave: string | undefined): W {
+        const own = args.workspaces[workspaceName] ?? {};
         // Execution mode and agent pool go together: a workspace with its own mode takes only its own pool.
         const ownMode = own.executionMode !== undefined;
-        workspaces[workspaceName] = children.workspace(
+        return children.workspace(
             `${name}-${workspaceName}`,
             {
                 noCodeModuleId,
@@ -340,8 +406,9 @@ export function composeNoCodeProject<
                 vars: mergeWorkspaceVars(args.vars, own.vars),
                 upgradeTimeoutSeconds:
                     own.upgradeTimeoutSeconds ?? args.upgradeTimeoutSeconds ?? NO_CODE_PROJECT_DEFAULTS.upgradeTimeoutSeconds,
+                rolloutWave,
             },
-            parent,
+            dependsOn.length > 0 ? { ...parent, dependsOn } : parent,
         );
     }
 

@@ -38,7 +38,7 @@ import { clientFromCredentials } from "./credentials";
 import { isRecord, joinValues, setValuesApart } from "./varValuesApart";
 import { type CheckFailure, checkObjectList, checkProperty } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
-import { operationError, ProviderOperationError } from "./operationErrors";
+import { operationError, ProviderOperationError, safeMessage } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
 import { differs, mayBeSameName } from "./stateComparison";
 import { containsUnknown, isUnknown, type PropertyBag, UNKNOWN } from "./unknownValues";
@@ -65,6 +65,8 @@ export interface NoCodeWorkspaceInputs extends NoCodeWorkspaceCreateOptions {
     noCodeModuleId: string;
     moduleVersion?: string;
     upgradeTimeoutSeconds?: number;
+    /** `1 of 3`: the rollout wave a failed upgrade's message names. */
+    rolloutWave?: string;
 }
 
 /** A managed var as state holds it: the SDK's var with its defaults filled, a sensitive value the last one written. */
@@ -82,6 +84,7 @@ export interface NoCodeWorkspaceOutputs extends WorkspaceSettingOutputs {
     vars: NoCodeWorkspaceVarOutput[];
     moduleVersion?: string;
     upgradeTimeoutSeconds?: number;
+    rolloutWave?: string;
     noCodeUpgradeAvailable: boolean;
     lastUpgrade?: LastUpgrade;
 }
@@ -92,6 +95,11 @@ export interface NoCodeWorkspaceOutputs extends WorkspaceSettingOutputs {
 /** `upgradeTimeoutSeconds`: a number of seconds over 0 (zod's `number` already refuses an infinity, as not a number). */
 function upgradeTimeoutRule() {
     return z.number({ error: "must be a number of seconds" }).positive({ error: "must be greater than 0" });
+}
+
+/** `rolloutWave`: a label of at most 100 characters, which only messages show. */
+function rolloutWaveRule() {
+    return z.string({ error: "must be a string, e.g. '1 of 3'" }).max(100, { error: "must be at most 100 characters" });
 }
 
 /** How messages name the resource: `wos:NoCodeWorkspace 'site-prod' (ws-…) of no-code module nocode-…`. */
@@ -116,6 +124,7 @@ const RULES = {
     varDescription: variableDescriptionRule(),
     moduleVersion: moduleVersionRule(),
     upgradeTimeout: upgradeTimeoutRule(),
+    rolloutWave: rolloutWaveRule(),
 };
 
 /**
@@ -155,6 +164,7 @@ function wholeVarsFailures(news: PropertyBag): CheckFailure[] {
     });
     checkProperty(failures, news, "moduleVersion", RULES.moduleVersion);
     checkProperty(failures, news, "upgradeTimeoutSeconds", RULES.upgradeTimeout);
+    checkProperty(failures, news, "rolloutWave", RULES.rolloutWave);
     return failures;
 }
 
@@ -310,6 +320,7 @@ async function createWholeVars(news: PropertyBag): Promise<dynamic.CreateResult>
             // A new workspace runs the module's current version, whose pin was just read.
             moduleVersion: module.versionPin,
             upgradeTimeoutSeconds: inputs.upgradeTimeoutSeconds,
+            rolloutWave: inputs.rolloutWave,
         });
     return createRecoveringLostAnswer<Workspace>({
         what,
@@ -415,6 +426,7 @@ async function readWholeVars(id: string, props?: PropertyBag): Promise<dynamic.R
         vars: managedVarsFrom(variables, managed),
         moduleVersion,
         upgradeTimeoutSeconds: state.upgradeTimeoutSeconds,
+        rolloutWave: state.rolloutWave,
         lastUpgrade: state.lastUpgrade,
     });
     // What the program would say to keep things as they are: the outputs that are not inputs left out.
@@ -457,7 +469,11 @@ async function updateWholeVars(id: string, olds: PropertyBag, news: PropertyBag)
     const client = clientFromCredentials();
 
     // What is true of the workspace so far; the outputs of a partial success once something changed.
-    let progress = { ...(olds as unknown as NoCodeWorkspaceOutputs), upgradeTimeoutSeconds: inputs.upgradeTimeoutSeconds };
+    let progress = {
+        ...(olds as unknown as NoCodeWorkspaceOutputs),
+        upgradeTimeoutSeconds: inputs.upgradeTimeoutSeconds,
+        rolloutWave: inputs.rolloutWave,
+    };
     let changedSomething = false;
     const fail = (operation: string, failure: unknown): never => {
         throw operationError(
@@ -513,7 +529,15 @@ async function updateWholeVars(id: string, olds: PropertyBag, news: PropertyBag)
             changedSomething = true;
         } catch (failure) {
             if (failure instanceof UpgradeFailure && failure.run) progress = { ...progress, lastUpgrade: failure.run };
-            fail("update (upgrade)", failure);
+            if (inputs.rolloutWave === undefined) fail("update (upgrade)", failure);
+            // The workspaces of later waves depend on this one: the engine attempts none of them.
+            fail(
+                `update (upgrade, rollout wave ${inputs.rolloutWave})`,
+                new Error(
+                    `${safeMessage(failure)}. The rollout stops at wave ${inputs.rolloutWave}: the workspaces of later waves are not ` +
+                        "attempted and keep their version and vars; the next `pulumi up` resumes it",
+                ),
+            );
         }
     }
     // The PATCH answers the workspace as it now is; only a move alone (answered without a body), an upgrade

@@ -25,6 +25,8 @@ interface Registered {
     /** The serialized inputs: secrets as `{4dabf18193072939515e22adb298388d: …, value}`. */
     inputs: Record<string, unknown>;
     additionalSecretOutputs: string[];
+    /** The URNs it depends on (`dependsOn`, and what its inputs come from). */
+    dependencies: string[];
 }
 
 const registered: Registered[] = [];
@@ -60,6 +62,7 @@ monitor.registerResource = (request: any, callback: (error: unknown, response: a
                 protect: request.getProtect(),
                 inputs: request.getObject()?.toJavaScript() ?? {},
                 additionalSecretOutputs: request.getAdditionalsecretoutputsList(),
+                dependencies: request.getDependenciesList(),
             });
         }
         callback(error, response);
@@ -440,6 +443,49 @@ describe("wos.NoCodeProject under setMocks", () => {
         expect(inputsOf(child(children, "default-org-module"))).toEqual({ registryModuleId: REGISTRY_MODULES.bucket, enabled: true });
     });
 
+    test("a rollout: each workspace of a wave depends on every workspace of the wave before, the unnamed ones are the last wave, each names its wave", async () => {
+        const fleet = new wos.NoCodeProject("fleet", {
+            organization: "acme",
+            project: { name: "Fleet" },
+            module: { noCodeModuleId: "nocode-fleet" },
+            workspaces: { "late-one": {}, canary: {}, "wave-b": {}, "wave-c": {}, "late-two": {} },
+            rollout: { waves: [["canary"], ["wave-b", "wave-c"]] },
+        });
+        const { children } = await tree("fleet");
+        const urn = (name: string) => child(children, `fleet-${name}`).urn;
+        const workspaceDependencies = (name: string) => {
+            const workspaceUrns = new Set(children.filter((r) => r.type === WORKSPACE_TYPE).map((r) => r.urn));
+            return child(children, `fleet-${name}`).dependencies.filter((dependency) => workspaceUrns.has(dependency)).sort();
+        };
+        expect(workspaceDependencies("canary")).toEqual([]);
+        expect(workspaceDependencies("wave-b")).toEqual([urn("canary")]);
+        expect(workspaceDependencies("wave-c")).toEqual([urn("canary")]);
+        expect(workspaceDependencies("late-one")).toEqual([urn("wave-b"), urn("wave-c")].sort());
+        expect(workspaceDependencies("late-two")).toEqual([urn("wave-b"), urn("wave-c")].sort());
+        expect(
+            Object.fromEntries(["canary", "wave-b", "wave-c", "late-one", "late-two"].map((name) => [name, inputsOf(child(children, `fleet-${name}`)).rolloutWave])),
+        ).toEqual({ canary: "1 of 3", "wave-b": "2 of 3", "wave-c": "2 of 3", "late-one": "3 of 3", "late-two": "3 of 3" });
+        // Every workspace still depends on the project it is made in; the outputs keep the program's order.
+        for (const name of ["canary", "late-one"]) expect(child(children, `fleet-${name}`).dependencies).toContain(urn("project"));
+        expect(Object.keys((await settle(fleet.workspaceIds)).value)).toEqual(["late-one", "canary", "wave-b", "wave-c", "late-two"]);
+    });
+
+    test("no rollout: no workspace depends on another, and none names a wave", async () => {
+        new wos.NoCodeProject("flat", {
+            organization: "acme",
+            project: { name: "Flat" },
+            module: { noCodeModuleId: "nocode-flat" },
+            workspaces: { one: {}, two: {} },
+        });
+        const { children } = await tree("flat");
+        const workspaces = children.filter((r) => r.type === WORKSPACE_TYPE);
+        expect(workspaces).toHaveLength(2);
+        for (const workspace of workspaces) {
+            expect(workspace.dependencies.filter((dependency) => workspaces.some((other) => other.urn === dependency))).toEqual([]);
+            expect(inputsOf(workspace)).not.toHaveProperty("rolloutWave");
+        }
+    });
+
     test("no workspaces: a project and a module, and empty maps", async () => {
         const empty = new wos.NoCodeProject("empty", {
             organization: "acme",
@@ -474,6 +520,16 @@ describe("wos.NoCodeProject under setMocks", () => {
         ["workspaces a list", { workspaces: [{}] }, "workspaces must be a plain object"],
         ["a workspace not an object", { workspaces: { one: "x" } }, 'workspaces["one"] must be an object of settings'],
         ["no project", { project: undefined }, "project must be an object"],
+        ["a wave naming no workspace", { rollout: { waves: [["one"], ["nope"]] } }, 'rollout.waves[1][0] names "nope", which is not a key of workspaces'],
+        [
+            "a workspace in two waves",
+            { workspaces: { one: {}, two: {} }, rollout: { waves: [["one"], ["two", "one"]] } },
+            'rollout.waves[1][1] names "one" again: it is already in rollout.waves[0]',
+        ],
+        ["an empty wave", { rollout: { waves: [[]] } }, "rollout.waves[0] must be a non-empty list of workspace names"],
+        ["a wave's name not a string", { rollout: { waves: [[1]] } }, "rollout.waves[0][0] must be a workspace name (a string)"],
+        ["waves not a list", { rollout: { waves: "one" } }, "rollout.waves must be a list of waves"],
+        ["a rollout not known", { rollout: pulumi.output({ waves: [["one"]] }) }, "rollout.waves must be a list of waves"],
     ])("%s: a clear error naming the field, and nothing registered", async (_what, change, message) => {
         const before = registered.length;
         const args = {

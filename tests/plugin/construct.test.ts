@@ -226,6 +226,34 @@ test("every child depends on what the component's inputs depend on, and on the c
     expect(children[1]!.inputs.noCodeModuleId).toBe("nocode-0000000000000001");
 });
 
+test("a rollout: each workspace of a wave depends on every workspace of the wave before, besides the component's own dependencies; each names its wave", async () => {
+    const other = "urn:pulumi:test::wos-tests::wos:index:Project::other";
+    await construct(
+        {
+            ...INPUTS,
+            workspaces: { ...(INPUTS.workspaces as PropertyMap), "cdn-cache": {} },
+            rollout: { waves: [["audit-logs"], ["web-assets"]] },
+        },
+        { dependencies: [other] },
+    );
+    const byName = Object.fromEntries(monitor.registrations.map((registration) => [registration.name, registration]));
+    const workspaceUrn = (name: string) => byName[`catalog-${name}`]!.urn;
+    const onWorkspaces = (name: string) =>
+        byName[`catalog-${name}`]!.dependencies.filter((dependency) => dependency.includes("wos:index:NoCodeWorkspace::")).sort();
+    expect(onWorkspaces("audit-logs")).toEqual([]);
+    expect(onWorkspaces("web-assets")).toEqual([workspaceUrn("audit-logs")]);
+    expect(onWorkspaces("cdn-cache")).toEqual([workspaceUrn("web-assets")]);
+    for (const name of ["audit-logs", "web-assets", "cdn-cache"]) expect(byName[`catalog-${name}`]!.dependencies).toContain(other);
+    expect(["audit-logs", "web-assets", "cdn-cache"].map((name) => byName[`catalog-${name}`]!.inputs.rolloutWave)).toEqual(["1 of 3", "2 of 3", "3 of 3"]);
+});
+
+test("a rollout naming a workspace the component does not have fails naming it, before anything is registered", async () => {
+    await expect(construct({ ...INPUTS, rollout: { waves: [["web-assets"], ["web-asset"]] } })).rejects.toThrow(
+        /rollout.waves\[1\]\[0\] names "web-asset", which is not a key of workspaces/,
+    );
+    expect(monitor.registrations).toEqual([]);
+});
+
 test("the component's protect reaches every child", async () => {
     await construct(INPUTS, { protect: true });
     expect(monitor.registrations.map(({ name, protect }) => ({ name, protect }))).toEqual(monitor.registrations.map(({ name }) => ({ name, protect: true })));

@@ -602,6 +602,27 @@ describe("update", () => {
         expect((await rawVars(server(), inputs.name as string))["infra/region"].value).toBe("us-east-1");
     });
 
+    it("in a rollout wave: a failed plan's message names the wave and says the later waves are not attempted; the wave alone is no change", async () => {
+        const inputs = await checked(program({ vars: [region("eu-west-1")], rolloutWave: "1 of 3" }));
+        const created = await noCodeWorkspace.create(inputs);
+        expect(created.outs!.rolloutWave).toBe("1 of 3");
+        // Another wave alone (the program's waves rearranged): nothing to do on the service.
+        expect((await noCodeWorkspace.diff(created.id, created.outs, await checked({ ...inputs, rolloutWave: "2 of 4" }))).changes).toBe(false);
+        await server().addFault({ method: "POST", path: `/workspaces/${created.id}/upgrade$`, planOutcome: "errored" });
+        const news = await checked({ ...inputs, vars: [region("us-east-1")] });
+        const error = (await rejection(noCodeWorkspace.update(created.id, created.outs, news))) as Error;
+        expect(error.message).toContain(`wos:NoCodeWorkspace '${inputs.name}' (${created.id}) of no-code module ${MODULE}: update (upgrade, rollout wave 1 of 3) failed`);
+        expect(error.message).toMatch(/ended 'errored' \(plan: http[^)]*run-[^)]*\)\. The rollout stops at wave 1 of 3: the workspaces of later waves are not attempted/);
+        expect((await rawVars(server(), inputs.name as string))["infra/region"].value).toBe("eu-west-1");
+    });
+
+    it("refuses a rollout wave that is not a string of at most 100 characters, naming the property", async () => {
+        const failures = async (rolloutWave: unknown) => (await noCodeWorkspace.check({}, program({ rolloutWave }))).failures ?? [];
+        expect(await failures("w".repeat(100))).toEqual([]);
+        expect(await failures("w".repeat(101))).toEqual([{ property: "rolloutWave", reason: expect.stringContaining("at most 100 characters") }]);
+        expect(await failures(3)).toEqual([{ property: "rolloutWave", reason: expect.stringContaining("must be a string") }]);
+    });
+
     it("reports a rename done before a failed plan as a partial success: new name, old vars, the failed run", async () => {
         const inputs = await checked(program());
         const created = await noCodeWorkspace.create({ ...inputs, __provider: "serialized" });

@@ -128,6 +128,10 @@ type noCodeProjectArgs struct {
 	Organization *string `pulumi:"organization"`
 	// The project the workspaces live in, made by the component.
 	Project NoCodeProjectProject `pulumi:"project"`
+	// Roll changes out in waves: a raised `versionPin` (or a changed shared var) upgrades the first wave's
+	// workspaces, then, once every upgrade of it is applied, the next wave's, and so on. An upgrade that
+	// fails stops the rollout at its wave; the next `pulumi up` resumes it. Absent: every workspace at once.
+	Rollout *NoCodeProjectRollout `pulumi:"rollout"`
 	// Shown on the workspace as the application that made it.
 	SourceName *string `pulumi:"sourceName"`
 	// A URL shown with `sourceName`.
@@ -160,6 +164,10 @@ type NoCodeProjectArgs struct {
 	Organization pulumi.StringPtrInput
 	// The project the workspaces live in, made by the component.
 	Project NoCodeProjectProjectArgs
+	// Roll changes out in waves: a raised `versionPin` (or a changed shared var) upgrades the first wave's
+	// workspaces, then, once every upgrade of it is applied, the next wave's, and so on. An upgrade that
+	// fails stops the rollout at its wave; the next `pulumi up` resumes it. Absent: every workspace at once.
+	Rollout *NoCodeProjectRolloutArgs
 	// Shown on the workspace as the application that made it.
 	SourceName pulumi.StringPtrInput
 	// A URL shown with `sourceName`.

@@ -98,6 +98,8 @@ type NoCodeWorkspace struct {
 	NoCodeUpgradeAvailable pulumi.BoolOutput `pulumi:"noCodeUpgradeAvailable"`
 	// The project the workspace is in.
 	ProjectId pulumi.StringOutput `pulumi:"projectId"`
+	// The rollout wave the program gave.
+	RolloutWave pulumi.StringPtrOutput `pulumi:"rolloutWave"`
 	// The secret values of the vars (of sensitive vars, the last ones written), by `category:key` (e.g.
 	// `env:ARCHIVE_KEY`): a secret, kept apart so that `pulumi preview --diff` shows every other value.
 	SensitiveValues pulumi.StringMapOutput `pulumi:"sensitiveValues"`
@@ -183,6 +185,10 @@ type noCodeWorkspaceArgs struct {
 	NoCodeModuleId string `pulumi:"noCodeModuleId"`
 	// Id of the project (`prj-…`); the caller must be allowed to create workspaces in it. Changing it moves the workspace.
 	ProjectId string `pulumi:"projectId"`
+	// The rollout wave the workspace is in, e.g. `1 of 3`, which the message of a failed upgrade names (a
+	// wave's workspaces depend on the wave before, so the rollout stops there). Set by `NoCodeProject`'s
+	// `rollout`; at most 100 characters. Changing it alone changes nothing.
+	RolloutWave *string `pulumi:"rolloutWave"`
 	// Shown on the workspace as the application that made it.
 	SourceName *string `pulumi:"sourceName"`
 	// A URL shown with `NoCodeWorkspaceArgs.sourceName`.
@@ -215,6 +221,10 @@ type NoCodeWorkspaceArgs struct {
 	NoCodeModuleId pulumi.StringInput
 	// Id of the project (`prj-…`); the caller must be allowed to create workspaces in it. Changing it moves the workspace.
 	ProjectId pulumi.StringInput
+	// The rollout wave the workspace is in, e.g. `1 of 3`, which the message of a failed upgrade names (a
+	// wave's workspaces depend on the wave before, so the rollout stops there). Set by `NoCodeProject`'s
+	// `rollout`; at most 100 characters. Changing it alone changes nothing.
+	RolloutWave pulumi.StringPtrInput
 	// Shown on the workspace as the application that made it.
 	SourceName pulumi.StringPtrInput
 	// A URL shown with `NoCodeWorkspaceArgs.sourceName`.
@@ -362,6 +372,11 @@ func (o NoCodeWorkspaceOutput) NoCodeUpgradeAvailable() pulumi.BoolOutput {
 // The project the workspace is in.
 func (o NoCodeWorkspaceOutput) ProjectId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringOutput { return v.ProjectId }).(pulumi.StringOutput)
+}
+
+// The rollout wave the program gave.
+func (o NoCodeWorkspaceOutput) RolloutWave() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *NoCodeWorkspace) pulumi.StringPtrOutput { return v.RolloutWave }).(pulumi.StringPtrOutput)
 }
 
 // The secret values of the vars (of sensitive vars, the last ones written), by `category:key` (e.g.

@@ -665,6 +665,167 @@ func (o NoCodeProjectProjectOutput) Tags() pulumi.StringMapOutput {
 	return o.ApplyT(func(v NoCodeProjectProject) map[string]string { return v.Tags }).(pulumi.StringMapOutput)
 }
 
+// How a change reaches the workspaces of a `NoCodeProject` (`NoCodeProjectArgs.rollout`): in
+// ordered waves, each workspace of a wave depending on every workspace of the wave before (`dependsOn`), so
+// that the engine starts a wave's creations and upgrades only once the wave before is done, and attempts no
+// later wave once one of them failed.
+type NoCodeProjectRollout struct {
+	// The waves in order, each a list of workspace names (keys of `NoCodeProjectArgs.workspaces`); the
+	// first is the canary. The workspaces no wave names form the last wave. A name that is not a workspace,
+	// or that is named twice, is refused when the component is made. A plain value: it must be known when
+	// the program runs.
+	Waves [][]string `pulumi:"waves"`
+}
+
+// NoCodeProjectRolloutInput is an input type that accepts NoCodeProjectRolloutArgs and NoCodeProjectRolloutOutput values.
+// You can construct a concrete instance of `NoCodeProjectRolloutInput` via:
+//
+//	NoCodeProjectRolloutArgs{...}
+type NoCodeProjectRolloutInput interface {
+	pulumi.Input
+
+	ToNoCodeProjectRolloutOutput() NoCodeProjectRolloutOutput
+	ToNoCodeProjectRolloutOutputWithContext(context.Context) NoCodeProjectRolloutOutput
+}
+
+// How a change reaches the workspaces of a `NoCodeProject` (`NoCodeProjectArgs.rollout`): in
+// ordered waves, each workspace of a wave depending on every workspace of the wave before (`dependsOn`), so
+// that the engine starts a wave's creations and upgrades only once the wave before is done, and attempts no
+// later wave once one of them failed.
+type NoCodeProjectRolloutArgs struct {
+	// The waves in order, each a list of workspace names (keys of `NoCodeProjectArgs.workspaces`); the
+	// first is the canary. The workspaces no wave names form the last wave. A name that is not a workspace,
+	// or that is named twice, is refused when the component is made. A plain value: it must be known when
+	// the program runs.
+	Waves [][]string `pulumi:"waves"`
+}
+
+func (NoCodeProjectRolloutArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoCodeProjectRollout)(nil)).Elem()
+}
+
+func (i NoCodeProjectRolloutArgs) ToNoCodeProjectRolloutOutput() NoCodeProjectRolloutOutput {
+	return i.ToNoCodeProjectRolloutOutputWithContext(context.Background())
+}
+
+func (i NoCodeProjectRolloutArgs) ToNoCodeProjectRolloutOutputWithContext(ctx context.Context) NoCodeProjectRolloutOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NoCodeProjectRolloutOutput)
+}
+
+func (i NoCodeProjectRolloutArgs) ToNoCodeProjectRolloutPtrOutput() NoCodeProjectRolloutPtrOutput {
+	return i.ToNoCodeProjectRolloutPtrOutputWithContext(context.Background())
+}
+
+func (i NoCodeProjectRolloutArgs) ToNoCodeProjectRolloutPtrOutputWithContext(ctx context.Context) NoCodeProjectRolloutPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NoCodeProjectRolloutOutput).ToNoCodeProjectRolloutPtrOutputWithContext(ctx)
+}
+
+// NoCodeProjectRolloutPtrInput is an input type that accepts NoCodeProjectRolloutArgs, NoCodeProjectRolloutPtr and NoCodeProjectRolloutPtrOutput values.
+// You can construct a concrete instance of `NoCodeProjectRolloutPtrInput` via:
+//
+//	        NoCodeProjectRolloutArgs{...}
+//
+//	or:
+//
+//	        nil
+type NoCodeProjectRolloutPtrInput interface {
+	pulumi.Input
+
+	ToNoCodeProjectRolloutPtrOutput() NoCodeProjectRolloutPtrOutput
+	ToNoCodeProjectRolloutPtrOutputWithContext(context.Context) NoCodeProjectRolloutPtrOutput
+}
+
+type noCodeProjectRolloutPtrType NoCodeProjectRolloutArgs
+
+func NoCodeProjectRolloutPtr(v *NoCodeProjectRolloutArgs) NoCodeProjectRolloutPtrInput {
+	return (*noCodeProjectRolloutPtrType)(v)
+}
+
+func (*noCodeProjectRolloutPtrType) ElementType() reflect.Type {
+	return reflect.TypeOf((**NoCodeProjectRollout)(nil)).Elem()
+}
+
+func (i *noCodeProjectRolloutPtrType) ToNoCodeProjectRolloutPtrOutput() NoCodeProjectRolloutPtrOutput {
+	return i.ToNoCodeProjectRolloutPtrOutputWithContext(context.Background())
+}
+
+func (i *noCodeProjectRolloutPtrType) ToNoCodeProjectRolloutPtrOutputWithContext(ctx context.Context) NoCodeProjectRolloutPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(NoCodeProjectRolloutPtrOutput)
+}
+
+// How a change reaches the workspaces of a `NoCodeProject` (`NoCodeProjectArgs.rollout`): in
+// ordered waves, each workspace of a wave depending on every workspace of the wave before (`dependsOn`), so
+// that the engine starts a wave's creations and upgrades only once the wave before is done, and attempts no
+// later wave once one of them failed.
+type NoCodeProjectRolloutOutput struct{ *pulumi.OutputState }
+
+func (NoCodeProjectRolloutOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NoCodeProjectRollout)(nil)).Elem()
+}
+
+func (o NoCodeProjectRolloutOutput) ToNoCodeProjectRolloutOutput() NoCodeProjectRolloutOutput {
+	return o
+}
+
+func (o NoCodeProjectRolloutOutput) ToNoCodeProjectRolloutOutputWithContext(ctx context.Context) NoCodeProjectRolloutOutput {
+	return o
+}
+
+func (o NoCodeProjectRolloutOutput) ToNoCodeProjectRolloutPtrOutput() NoCodeProjectRolloutPtrOutput {
+	return o.ToNoCodeProjectRolloutPtrOutputWithContext(context.Background())
+}
+
+func (o NoCodeProjectRolloutOutput) ToNoCodeProjectRolloutPtrOutputWithContext(ctx context.Context) NoCodeProjectRolloutPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NoCodeProjectRollout) *NoCodeProjectRollout {
+		return &v
+	}).(NoCodeProjectRolloutPtrOutput)
+}
+
+// The waves in order, each a list of workspace names (keys of `NoCodeProjectArgs.workspaces`); the
+// first is the canary. The workspaces no wave names form the last wave. A name that is not a workspace,
+// or that is named twice, is refused when the component is made. A plain value: it must be known when
+// the program runs.
+func (o NoCodeProjectRolloutOutput) Waves() pulumi.StringArrayArrayOutput {
+	return o.ApplyT(func(v NoCodeProjectRollout) [][]string { return v.Waves }).(pulumi.StringArrayArrayOutput)
+}
+
+type NoCodeProjectRolloutPtrOutput struct{ *pulumi.OutputState }
+
+func (NoCodeProjectRolloutPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NoCodeProjectRollout)(nil)).Elem()
+}
+
+func (o NoCodeProjectRolloutPtrOutput) ToNoCodeProjectRolloutPtrOutput() NoCodeProjectRolloutPtrOutput {
+	return o
+}
+
+func (o NoCodeProjectRolloutPtrOutput) ToNoCodeProjectRolloutPtrOutputWithContext(ctx context.Context) NoCodeProjectRolloutPtrOutput {
+	return o
+}
+
+func (o NoCodeProjectRolloutPtrOutput) Elem() NoCodeProjectRolloutOutput {
+	return o.ApplyT(func(v *NoCodeProjectRollout) NoCodeProjectRollout {
+		if v != nil {
+			return *v
+		}
+		var ret NoCodeProjectRollout
+		return ret
+	}).(NoCodeProjectRolloutOutput)
+}
+
+// The waves in order, each a list of workspace names (keys of `NoCodeProjectArgs.workspaces`); the
+// first is the canary. The workspaces no wave names form the last wave. A name that is not a workspace,
+// or that is named twice, is refused when the component is made. A plain value: it must be known when
+// the program runs.
+func (o NoCodeProjectRolloutPtrOutput) Waves() pulumi.StringArrayArrayOutput {
+	return o.ApplyT(func(v *NoCodeProjectRollout) [][]string {
+		if v == nil {
+			return nil
+		}
+		return v.Waves
+	}).(pulumi.StringArrayArrayOutput)
+}
+
 // One workspace of a `NoCodeProject` (`NoCodeProjectArgs.workspaces`); its name is its key there.
 type NoCodeProjectWorkspace struct {
 	// The agent pool (`apool-…`), with `agent`. A workspace that sets its own `executionMode` does not take
@@ -1163,6 +1324,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeModuleVariableOptionsArrayInput)(nil)).Elem(), NoCodeModuleVariableOptionsArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectModuleInput)(nil)).Elem(), NoCodeProjectModuleArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectProjectInput)(nil)).Elem(), NoCodeProjectProjectArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectRolloutInput)(nil)).Elem(), NoCodeProjectRolloutArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectRolloutPtrInput)(nil)).Elem(), NoCodeProjectRolloutArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectWorkspaceInput)(nil)).Elem(), NoCodeProjectWorkspaceArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeProjectWorkspaceMapInput)(nil)).Elem(), NoCodeProjectWorkspaceMap{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeWorkspaceVarInput)(nil)).Elem(), NoCodeWorkspaceVarArgs{})
@@ -1179,6 +1342,8 @@ func init() {
 	pulumi.RegisterOutputType(NoCodeModuleVariableOptionsArrayOutput{})
 	pulumi.RegisterOutputType(NoCodeProjectModuleOutput{})
 	pulumi.RegisterOutputType(NoCodeProjectProjectOutput{})
+	pulumi.RegisterOutputType(NoCodeProjectRolloutOutput{})
+	pulumi.RegisterOutputType(NoCodeProjectRolloutPtrOutput{})
 	pulumi.RegisterOutputType(NoCodeProjectWorkspaceOutput{})
 	pulumi.RegisterOutputType(NoCodeProjectWorkspaceMapOutput{})
 	pulumi.RegisterOutputType(NoCodeWorkspaceManagedVarOutput{})

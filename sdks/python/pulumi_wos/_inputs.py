@@ -21,6 +21,8 @@ __all__ = [
     'NoCodeProjectModuleArgsDict',
     'NoCodeProjectProjectArgs',
     'NoCodeProjectProjectArgsDict',
+    'NoCodeProjectRolloutArgs',
+    'NoCodeProjectRolloutArgsDict',
     'NoCodeProjectWorkspaceArgs',
     'NoCodeProjectWorkspaceArgsDict',
     'NoCodeWorkspaceVarArgs',
@@ -310,6 +312,54 @@ class NoCodeProjectProjectArgs:
     @tags.setter
     def tags(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "tags", value)
+
+
+class NoCodeProjectRolloutArgsDict(TypedDict):
+    """
+    How a change reaches the workspaces of a `NoCodeProject` (`NoCodeProjectArgs.rollout`): in
+    ordered waves, each workspace of a wave depending on every workspace of the wave before (`dependsOn`), so
+    that the engine starts a wave's creations and upgrades only once the wave before is done, and attempts no
+    later wave once one of them failed.
+    """
+    waves: Sequence[Sequence[_builtins.str]]
+    """
+    The waves in order, each a list of workspace names (keys of `NoCodeProjectArgs.workspaces`); the
+    first is the canary. The workspaces no wave names form the last wave. A name that is not a workspace,
+    or that is named twice, is refused when the component is made. A plain value: it must be known when
+    the program runs.
+    """
+
+@pulumi.input_type
+class NoCodeProjectRolloutArgs:
+    def __init__(__self__, *,
+                 waves: Sequence[Sequence[_builtins.str]]):
+        """
+        How a change reaches the workspaces of a `NoCodeProject` (`NoCodeProjectArgs.rollout`): in
+        ordered waves, each workspace of a wave depending on every workspace of the wave before (`dependsOn`), so
+        that the engine starts a wave's creations and upgrades only once the wave before is done, and attempts no
+        later wave once one of them failed.
+
+        :param Sequence[Sequence[_builtins.str]] waves: The waves in order, each a list of workspace names (keys of `NoCodeProjectArgs.workspaces`); the
+               first is the canary. The workspaces no wave names form the last wave. A name that is not a workspace,
+               or that is named twice, is refused when the component is made. A plain value: it must be known when
+               the program runs.
+        """
+        pulumi.set(__self__, "waves", waves)
+
+    @_builtins.property
+    @pulumi.getter
+    def waves(self) -> Sequence[Sequence[_builtins.str]]:
+        """
+        The waves in order, each a list of workspace names (keys of `NoCodeProjectArgs.workspaces`); the
+        first is the canary. The workspaces no wave names form the last wave. A name that is not a workspace,
+        or that is named twice, is refused when the component is made. A plain value: it must be known when
+        the program runs.
+        """
+        return pulumi.get(self, "waves")
+
+    @waves.setter
+    def waves(self, value: Sequence[Sequence[_builtins.str]]):
+        pulumi.set(self, "waves", value)
 
 
 class NoCodeProjectWorkspaceArgsDict(TypedDict):

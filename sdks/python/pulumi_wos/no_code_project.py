@@ -27,6 +27,7 @@ class NoCodeProjectArgs:
                  auto_apply: pulumi.Input[Optional[_builtins.bool]] = None,
                  execution_mode: pulumi.Input[Optional[_builtins.str]] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollout: Optional['NoCodeProjectRolloutArgs'] = None,
                  source_name: pulumi.Input[Optional[_builtins.str]] = None,
                  source_url: pulumi.Input[Optional[_builtins.str]] = None,
                  upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
@@ -45,6 +46,9 @@ class NoCodeProjectArgs:
         :param pulumi.Input[_builtins.str] execution_mode: `remote` (default) or `agent`.
         :param pulumi.Input[_builtins.str] organization: Name of the organization of the project and the module; default (as theirs): the stack config
                `wos:organization`, else the environment variable `WOS_ORGANIZATION`. Changing it replaces everything.
+        :param 'NoCodeProjectRolloutArgs' rollout: Roll changes out in waves: a raised `versionPin` (or a changed shared var) upgrades the first wave's
+               workspaces, then, once every upgrade of it is applied, the next wave's, and so on. An upgrade that
+               fails stops the rollout at its wave; the next `pulumi up` resumes it. Absent: every workspace at once.
         :param pulumi.Input[_builtins.str] source_name: Shown on the workspace as the application that made it.
         :param pulumi.Input[_builtins.str] source_url: A URL shown with `sourceName`.
         :param pulumi.Input[_builtins.float] upgrade_timeout_seconds: The deadline of one workspace's whole upgrade, in seconds; default 1800. Changing it alone changes nothing.
@@ -63,6 +67,8 @@ class NoCodeProjectArgs:
             pulumi.set(__self__, "execution_mode", execution_mode)
         if organization is not None:
             pulumi.set(__self__, "organization", organization)
+        if rollout is not None:
+            pulumi.set(__self__, "rollout", rollout)
         if source_name is not None:
             pulumi.set(__self__, "source_name", source_name)
         if source_url is not None:
@@ -161,6 +167,20 @@ class NoCodeProjectArgs:
         pulumi.set(self, "organization", value)
 
     @_builtins.property
+    @pulumi.getter
+    def rollout(self) -> Optional['NoCodeProjectRolloutArgs']:
+        """
+        Roll changes out in waves: a raised `versionPin` (or a changed shared var) upgrades the first wave's
+        workspaces, then, once every upgrade of it is applied, the next wave's, and so on. An upgrade that
+        fails stops the rollout at its wave; the next `pulumi up` resumes it. Absent: every workspace at once.
+        """
+        return pulumi.get(self, "rollout")
+
+    @rollout.setter
+    def rollout(self, value: Optional['NoCodeProjectRolloutArgs']):
+        pulumi.set(self, "rollout", value)
+
+    @_builtins.property
     @pulumi.getter(name="sourceName")
     def source_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -223,6 +243,7 @@ class NoCodeProject(pulumi.ComponentResource):
                  module: Optional[Union['NoCodeProjectModuleArgs', 'NoCodeProjectModuleArgsDict']] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
                  project: Optional[Union['NoCodeProjectProjectArgs', 'NoCodeProjectProjectArgsDict']] = None,
+                 rollout: Optional[Union['NoCodeProjectRolloutArgs', 'NoCodeProjectRolloutArgsDict']] = None,
                  source_name: pulumi.Input[Optional[_builtins.str]] = None,
                  source_url: pulumi.Input[Optional[_builtins.str]] = None,
                  upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
@@ -278,6 +299,9 @@ class NoCodeProject(pulumi.ComponentResource):
         :param pulumi.Input[_builtins.str] organization: Name of the organization of the project and the module; default (as theirs): the stack config
                `wos:organization`, else the environment variable `WOS_ORGANIZATION`. Changing it replaces everything.
         :param Union['NoCodeProjectProjectArgs', 'NoCodeProjectProjectArgsDict'] project: The project the workspaces live in, made by the component.
+        :param Union['NoCodeProjectRolloutArgs', 'NoCodeProjectRolloutArgsDict'] rollout: Roll changes out in waves: a raised `versionPin` (or a changed shared var) upgrades the first wave's
+               workspaces, then, once every upgrade of it is applied, the next wave's, and so on. An upgrade that
+               fails stops the rollout at its wave; the next `pulumi up` resumes it. Absent: every workspace at once.
         :param pulumi.Input[_builtins.str] source_name: Shown on the workspace as the application that made it.
         :param pulumi.Input[_builtins.str] source_url: A URL shown with `sourceName`.
         :param pulumi.Input[_builtins.float] upgrade_timeout_seconds: The deadline of one workspace's whole upgrade, in seconds; default 1800. Changing it alone changes nothing.
@@ -354,6 +378,7 @@ class NoCodeProject(pulumi.ComponentResource):
                  module: Optional[Union['NoCodeProjectModuleArgs', 'NoCodeProjectModuleArgsDict']] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
                  project: Optional[Union['NoCodeProjectProjectArgs', 'NoCodeProjectProjectArgsDict']] = None,
+                 rollout: Optional[Union['NoCodeProjectRolloutArgs', 'NoCodeProjectRolloutArgsDict']] = None,
                  source_name: pulumi.Input[Optional[_builtins.str]] = None,
                  source_url: pulumi.Input[Optional[_builtins.str]] = None,
                  upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
@@ -380,6 +405,7 @@ class NoCodeProject(pulumi.ComponentResource):
             if project is None and not opts.urn:
                 raise TypeError("Missing required property 'project'")
             __props__.__dict__["project"] = project
+            __props__.__dict__["rollout"] = rollout
             __props__.__dict__["source_name"] = source_name
             __props__.__dict__["source_url"] = source_url
             __props__.__dict__["upgrade_timeout_seconds"] = upgrade_timeout_seconds

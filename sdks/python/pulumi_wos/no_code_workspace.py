@@ -29,6 +29,7 @@ class NoCodeWorkspaceArgs:
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  execution_mode: pulumi.Input[Optional[_builtins.str]] = None,
                  module_version: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollout_wave: pulumi.Input[Optional[_builtins.str]] = None,
                  source_name: pulumi.Input[Optional[_builtins.str]] = None,
                  source_url: pulumi.Input[Optional[_builtins.str]] = None,
                  upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
@@ -46,6 +47,9 @@ class NoCodeWorkspaceArgs:
         :param pulumi.Input[_builtins.str] module_version: The module version the workspace must run. When given it must be the no-code module's pinned version
                when the workspace is made or upgraded (otherwise the create or update fails before anything changes).
                A change here upgrades the workspace.
+        :param pulumi.Input[_builtins.str] rollout_wave: The rollout wave the workspace is in, e.g. `1 of 3`, which the message of a failed upgrade names (a
+               wave's workspaces depend on the wave before, so the rollout stops there). Set by `NoCodeProject`'s
+               `rollout`; at most 100 characters. Changing it alone changes nothing.
         :param pulumi.Input[_builtins.str] source_name: Shown on the workspace as the application that made it.
         :param pulumi.Input[_builtins.str] source_url: A URL shown with `NoCodeWorkspaceArgs.sourceName`.
         :param pulumi.Input[_builtins.float] upgrade_timeout_seconds: The whole upgrade's deadline, in seconds; default 1800. Changing it alone changes nothing.
@@ -66,6 +70,8 @@ class NoCodeWorkspaceArgs:
             pulumi.set(__self__, "execution_mode", execution_mode)
         if module_version is not None:
             pulumi.set(__self__, "module_version", module_version)
+        if rollout_wave is not None:
+            pulumi.set(__self__, "rollout_wave", rollout_wave)
         if source_name is not None:
             pulumi.set(__self__, "source_name", source_name)
         if source_url is not None:
@@ -174,6 +180,20 @@ class NoCodeWorkspaceArgs:
         pulumi.set(self, "module_version", value)
 
     @_builtins.property
+    @pulumi.getter(name="rolloutWave")
+    def rollout_wave(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The rollout wave the workspace is in, e.g. `1 of 3`, which the message of a failed upgrade names (a
+        wave's workspaces depend on the wave before, so the rollout stops there). Set by `NoCodeProject`'s
+        `rollout`; at most 100 characters. Changing it alone changes nothing.
+        """
+        return pulumi.get(self, "rollout_wave")
+
+    @rollout_wave.setter
+    def rollout_wave(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "rollout_wave", value)
+
+    @_builtins.property
     @pulumi.getter(name="sourceName")
     def source_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -238,6 +258,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  no_code_module_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollout_wave: pulumi.Input[Optional[_builtins.str]] = None,
                  source_name: pulumi.Input[Optional[_builtins.str]] = None,
                  source_url: pulumi.Input[Optional[_builtins.str]] = None,
                  upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
@@ -292,6 +313,9 @@ class NoCodeWorkspace(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: 1 to 90 letters, numbers, `-` and `_`; unique in the organization. Changes in place.
         :param pulumi.Input[_builtins.str] no_code_module_id: Id of the no-code module (`nocode-…`) to make the workspace from. Changing it replaces the workspace.
         :param pulumi.Input[_builtins.str] project_id: Id of the project (`prj-…`); the caller must be allowed to create workspaces in it. Changing it moves the workspace.
+        :param pulumi.Input[_builtins.str] rollout_wave: The rollout wave the workspace is in, e.g. `1 of 3`, which the message of a failed upgrade names (a
+               wave's workspaces depend on the wave before, so the rollout stops there). Set by `NoCodeProject`'s
+               `rollout`; at most 100 characters. Changing it alone changes nothing.
         :param pulumi.Input[_builtins.str] source_name: Shown on the workspace as the application that made it.
         :param pulumi.Input[_builtins.str] source_url: A URL shown with `NoCodeWorkspaceArgs.sourceName`.
         :param pulumi.Input[_builtins.float] upgrade_timeout_seconds: The whole upgrade's deadline, in seconds; default 1800. Changing it alone changes nothing.
@@ -365,6 +389,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  no_code_module_id: pulumi.Input[Optional[_builtins.str]] = None,
                  project_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 rollout_wave: pulumi.Input[Optional[_builtins.str]] = None,
                  source_name: pulumi.Input[Optional[_builtins.str]] = None,
                  source_url: pulumi.Input[Optional[_builtins.str]] = None,
                  upgrade_timeout_seconds: pulumi.Input[Optional[_builtins.float]] = None,
@@ -392,6 +417,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
             if project_id is None and not opts.urn:
                 raise TypeError("Missing required property 'project_id'")
             __props__.__dict__["project_id"] = project_id
+            __props__.__dict__["rollout_wave"] = rollout_wave
             __props__.__dict__["source_name"] = source_name
             __props__.__dict__["source_url"] = source_url
             __props__.__dict__["upgrade_timeout_seconds"] = upgrade_timeout_seconds
@@ -433,6 +459,7 @@ class NoCodeWorkspace(pulumi.CustomResource):
         __props__.__dict__["no_code_module_id"] = None
         __props__.__dict__["no_code_upgrade_available"] = None
         __props__.__dict__["project_id"] = None
+        __props__.__dict__["rollout_wave"] = None
         __props__.__dict__["sensitive_values"] = None
         __props__.__dict__["source_name"] = None
         __props__.__dict__["source_url"] = None
@@ -519,6 +546,14 @@ class NoCodeWorkspace(pulumi.CustomResource):
         The project the workspace is in.
         """
         return pulumi.get(self, "project_id")
+
+    @_builtins.property
+    @pulumi.getter(name="rolloutWave")
+    def rollout_wave(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The rollout wave the program gave.
+        """
+        return pulumi.get(self, "rollout_wave")
 
     @_builtins.property
     @pulumi.getter(name="sensitiveValues")
