@@ -221,7 +221,8 @@ function headersOf(error: AxiosError): Record<string, unknown> | undefined {
     return error.response?.headers as Record<string, unknown> | undefined;
 }
 
-function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+/** The value of the header `name` (lower case) of an answer's headers, trimmed; `undefined` when absent. */
+export function headerValue(headers: Record<string, unknown> | undefined, name: string): string | undefined {
     if (!headers) return undefined;
     for (const [key, value] of Object.entries(headers)) {
         if (key.toLowerCase() !== name) continue;

@@ -19,6 +19,7 @@ import {
     WosInvalidResponseError,
 } from "./errors";
 import { environmentProxy, nodeHttpAdapter, proxiedAdapter } from "./httpAdapter";
+import { pacerFor } from "./requestPacing";
 import { installRetry, outcomeWasUnknown, pathWithoutQuery, type RetryInfo } from "./retry";
 
 /** The proxy secrets of a client without a proxy: none. */
@@ -150,6 +151,25 @@ export class Transport {
         // it merges into each request's headers and then deletes from them, on every request. The service
         // needs none of theirs (their `Accept` is ours above; no method set holds anything in axios 1).
         defaults.headers = headers;
+        // Every attempt (a retry's too) waits its turn on the address's and token's one pacer, which every
+        // answer (a failed one's too) feeds: see `sdk/requestPacing.ts`. Installed before the retry policy,
+        // so that a 429 has paused the pacer before the policy repeats the request.
+        const pacer = pacerFor(this.baseUrl, token);
+        this.#http.interceptors.request.use(async (config) => {
+            await pacer.acquire();
+            return config;
+        });
+        this.#http.interceptors.response.use(
+            (response) => {
+                pacer.observe(response.status, response.headers as Record<string, unknown>);
+                return response;
+            },
+            (error: unknown) => {
+                const response = error instanceof AxiosError ? error.response : undefined;
+                pacer.observe(response?.status, response?.headers as Record<string, unknown> | undefined);
+                throw error;
+            },
+        );
         installRetry(this.#http, {
             maxRetries,
             maxRetryDelayMs,
