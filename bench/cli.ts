@@ -75,8 +75,11 @@ interface Command {
     cpuMs: number;
 }
 
-/** A program directory with its own stack on a local backend, and the CLI to run on it. */
-async function prepareProgram(root: string, label: string, source: string, server: ServerProcess) {
+/**
+ * A program directory with its own stack on a local backend (its address `server.url`), and the CLI to run
+ * on it. Shared with `bench/fleet.ts`.
+ */
+export async function prepareProgram(root: string, label: string, source: string, server: Pick<ServerProcess, "url">) {
     const dir = path.join(root, label);
     fs.mkdirSync(path.join(dir, "node_modules", "@pulumi"), { recursive: true });
     fs.symlinkSync(REPO_ROOT, path.join(dir, "node_modules", "pulumi-wos"), "dir");

@@ -19,6 +19,8 @@
  * - `requests`: requests per provider operation, as a table (`bench/requests.ts`);
  * - `plugin`: the plugin's archive of each platform by size, and its start-up, the single executable beside the
  *   launcher and bare Node.js (`bench/pluginStart.ts`);
+ * - `fleet`: 100 and 500 no-code workspaces made and upgraded through the plugin against `--rate-limit 30`,
+ *   each `up` beside the least time its requests need at that rate, with its 429s (`bench/fleet.ts`);
  * - `basic`: the figures of earlier issues (`bench/basic.ts`).
  *
  * Sizes: `BENCH_SCALES` (list sizes, default `1000,10000,100000`), `BENCH_THROUGHPUT_SCALES` (default the
@@ -28,7 +30,7 @@
  * `BENCH_MORE_CONNECTIONS` (4 times `BENCH_CONNECTIONS`) and `BENCH_MORE_GENERATORS` (2: the more-client loads
  * of the bare route), `BENCH_SDK_CREATES` (1000, half by each client), `BENCH_SDK_WARMUP` (5000 of each, not counted), `BENCH_PROVIDER_RESOURCES` (1000 of each kind), `BENCH_PROVIDER_BLOCK` (100), `BENCH_PROVIDER_IN_FLIGHT` (10),
  * `BENCH_STATEMENT_SIZE` (10000), `BENCH_STATEMENT_SAMPLES` (3000), `BENCH_PROJECTS` (1000), `BENCH_VARIABLES`
- * (500), `BENCH_UPGRADES` (5), `BENCH_CLI_PROJECTS` (200), `BENCH_CLI_ROUNDS` (2), `BENCH_PLUGIN_STARTS` (15). A quick run:
+ * (500), `BENCH_UPGRADES` (5), `BENCH_CLI_PROJECTS` (200), `BENCH_CLI_ROUNDS` (2), `BENCH_PLUGIN_STARTS` (15), `BENCH_FLEET_SIZES` (`100,500`). A quick run:
  * `BENCH_SCALES=1000,10000 BENCH_PROVIDER_RESOURCES=100 BENCH_LIST_SAMPLES=50 npm run bench`.
  *
  * Every service runs as its own process through the real CLI (`dist/server/main.js`) on a file database,
@@ -39,6 +41,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { benchBasic } from "./basic";
 import { benchCli } from "./cli";
+import { benchFleet } from "./fleet";
 import { benchPluginStart } from "./pluginStart";
 import { benchProvider } from "./provider";
 import { benchRequests } from "./requests";
@@ -47,7 +50,7 @@ import { benchSdk } from "./sdk";
 import { benchSearchStatement } from "./searchStatement";
 import { envList, startServerProcess, writeSeed, type ServerProcess } from "./support";
 
-const AREAS = ["list", "throughput", "statement", "sdk", "provider", "cli", "requests", "plugin", "basic"] as const;
+const AREAS = ["list", "throughput", "statement", "sdk", "provider", "cli", "requests", "plugin", "fleet", "basic"] as const;
 type Area = (typeof AREAS)[number];
 
 /** Runs `work` against a service of its own on a fresh file database (seeded), then stops it. */
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
     // Short plan steps: the table counts an upgrade's requests, not its wait.
     if (picked("requests")) await withFreshServer(["--plan-step-ms", "20"], benchRequests);
     if (picked("plugin")) await benchPluginStart();
+    if (picked("fleet")) await benchFleet();
     if (picked("basic")) await withFreshServer([], benchBasic);
     console.log(`\n# done in ${Math.round((Date.now() - started) / 1000)} s`);
 }

@@ -649,12 +649,15 @@ export async function inParallel<T>(items: readonly T[], inFlight: number, work:
 export async function startCountingProxy(target: string): Promise<{
     url: string;
     count(): number;
+    /** How many of them the service answered 429 (over its rate limit). */
+    refused(): number;
     /** `GET /api/v2/...` of each request since the last call, in order. */
     take(): string[];
     close(): Promise<void>;
 }> {
     const upstream = new URL(target);
     let forwarded = 0;
+    let refused = 0;
     let seen: string[] = [];
     const agent = new http.Agent({ keepAlive: true });
     const proxy = http.createServer((request, response) => {
@@ -663,6 +666,7 @@ export async function startCountingProxy(target: string): Promise<{
         const outgoing = http.request(
             { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers, agent },
             (answer) => {
+                if (answer.statusCode === 429) refused++;
                 response.writeHead(answer.statusCode ?? 502, answer.headers);
                 answer.pipe(response);
             },
@@ -675,6 +679,7 @@ export async function startCountingProxy(target: string): Promise<{
     return {
         url: `http://127.0.0.1:${address.port}`,
         count: () => forwarded,
+        refused: () => refused,
         take: () => {
             const taken = seen;
             seen = [];
