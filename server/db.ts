@@ -338,6 +338,12 @@ const MIGRATIONS: readonly Migration[] = [
     `
     CREATE INDEX IF NOT EXISTS tag_bindings_key_value ON tag_bindings(key, value, project_id);
     `,
+    // 7: the workspace list's no-code module filter (`filter[no-code-module][id]`, server/records/workspaces.ts):
+    //    the versions of one module, then the workspaces on each, by index instead of reading every workspace.
+    `
+    CREATE INDEX IF NOT EXISTS no_code_module_versions_module ON no_code_module_versions(no_code_module_id);
+    CREATE INDEX IF NOT EXISTS workspaces_no_code_module_version ON workspaces(no_code_module_version_id);
+    `,
 ];
 
 /** The schema version this code writes. */

@@ -5,7 +5,7 @@
 import type { Principal } from "./auth";
 import { effectiveAccess, permissionsAtLevel, projectPermissions } from "./auth";
 import type { AccessLevel } from "./db";
-import { optionValues, type NoCodeModuleRow, type RegistryModuleRow, type VariableOptionsRow } from "./records/noCodeModules";
+import { optionValues, type NoCodeModuleRow, type NoCodeModuleVersionRow, type RegistryModuleRow, type VariableOptionsRow } from "./records/noCodeModules";
 import type { ProjectRow, TagBindingRow } from "./records/projects";
 import type { VariableRow } from "./records/variables";
 import type { WorkspaceUpgradeRow } from "./records/workspaceUpgrades";
@@ -387,6 +387,23 @@ export function renderVariableOptions(set: VariableOptionsRow) {
         },
         relationships: {
             "no-code-allowed-module": { data: { id: set.no_code_module_id, type: "no-code-allowed-modules" } },
+        },
+    };
+}
+
+/**
+ * A version of a no-code module: what a workspace made from it runs (its `no-code-module-version`), with the
+ * module version it pins. `included` of a workspace read with `include=no-code-module-version`, and
+ * `GET /no-code-module-versions/:id`.
+ */
+export function renderNoCodeModuleVersion(version: NoCodeModuleVersionRow) {
+    return {
+        id: version.id,
+        type: "no-code-module-versions",
+        attributes: { "module-version": version.version_pin, "created-at": version.created_at },
+        relationships: {
+            "no-code-module": { data: { id: version.no_code_module_id, type: "no-code-modules" } },
+            "registry-module": { data: { id: version.registry_module_id, type: "registry-modules" } },
         },
     };
 }

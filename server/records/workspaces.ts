@@ -190,6 +190,8 @@ export interface WorkspaceListQuery {
     projectId: string | undefined;
     /** `filter[tagged]...` as the JSON that {@link TAGGED_PROJECTS} reads. */
     tagged: string | undefined;
+    /** `filter[no-code-module][id]`: only the workspaces made from this no-code module (on any of its versions). */
+    noCodeModuleId: string | undefined;
 }
 
 /**
@@ -212,6 +214,10 @@ function workspaceListFilter(principal: Principal, query: WorkspaceListQuery, fi
     if (filtered && query.search !== undefined) {
         clauses.push(substringLikeSql("w.name"));
         params.pattern = substringPattern(query.search);
+    }
+    if (filtered && query.noCodeModuleId !== undefined) {
+        clauses.push("w.no_code_module_version_id IN (SELECT id FROM no_code_module_versions WHERE no_code_module_id = @noCodeModuleId)");
+        params.noCodeModuleId = query.noCodeModuleId;
     }
     if (filtered && query.tagged !== undefined) {
         // A workspace's effective tags are its project's bindings (it has none of its own here).
@@ -237,7 +243,8 @@ export function workspaceListPage(db: Db, principal: Principal, query: Workspace
     // Without a filter the matching set is the whole: not counting it twice saves a COUNT on the organization's
     // index (some 2.5 ms at 100,000 workspaces). Counting anyway would give the same number, so Stryker's
     // always-count mutant of this line survives (listed in docs/contributing.md beside the score).
-    const matching = query.projectId === undefined && query.search === undefined && query.tagged === undefined ? total : countWorkspaces(db, filter);
+    const unfiltered = query.projectId === undefined && query.search === undefined && query.tagged === undefined && query.noCodeModuleId === undefined;
+    const matching = unfiltered ? total : countWorkspaces(db, filter);
     // A page past the end needs no shortcut: its OFFSET skips every matching row and the SELECT reads none.
     const offset = pageOffset(query.page);
     const column = query.sort === undefined ? "w.rowid" : "w.name COLLATE NOCASE";

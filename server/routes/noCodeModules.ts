@@ -35,6 +35,7 @@ import {
     deleteVariableOptions,
     findNoCodeModule,
     findNoCodeModuleVersion,
+    findRegistryModule,
     insertNoCodeModule,
     insertNoCodeModuleVersion,
     insertVariableOptions,
@@ -50,7 +51,7 @@ import {
     type RegistryModuleRow,
     type VariableOptionsRow,
 } from "../records/noCodeModules";
-import { renderNoCodeModule, renderRegistryModule, renderVariableOptions } from "../render";
+import { renderNoCodeModule, renderNoCodeModuleVersion, renderRegistryModule, renderVariableOptions } from "../render";
 
 type CreateData = z.output<ReturnType<typeof createNoCodeModuleRequestSchema>>["data"];
 type UpdateData = z.output<ReturnType<typeof updateNoCodeModuleRequestSchema>>["data"];
@@ -111,6 +112,20 @@ export function registerNoCodeModuleRoutes(api: FastifyInstance, { db }: AppCont
             deleteNoCodeModule(db, module.id);
         });
         return reply.code(204).send();
+    });
+
+    // The version a workspace made from a module runs (its `no-code-module-version`): visible to every token
+    // of the organization whose registry module it is, as the module itself is.
+    api.get<Params>("/no-code-module-versions/:id", async (request) => {
+        const principal = principalOf(request);
+        return readTransaction(db, () => {
+            const version = findNoCodeModuleVersion(db, request.params.id);
+            const module = version ? findRegistryModule(db, version.registry_module_id) : undefined;
+            if (!version || !module || module.organization !== principal.organization) {
+                throw httpError(404, ERROR_CODES.notFound, "No-code module version not found or you are not authorized to access it");
+            }
+            return { data: renderNoCodeModuleVersion(version) };
+        });
     });
 
     api.get<Params>("/registry-modules/:id", async (request) => {

@@ -35,7 +35,8 @@ import {
     type WorkspaceListQuery,
     type WorkspaceRow,
 } from "../records/workspaces";
-import { renderEffectiveTagBinding } from "../render";
+import { findNoCodeModuleVersion } from "../records/noCodeModules";
+import { renderEffectiveTagBinding, renderNoCodeModuleVersion } from "../render";
 import { taggedParameter } from "../tagFilters";
 import { executionProblems, moveWorkspaces, workspaceDocument } from "../workspaceRules";
 
@@ -71,11 +72,13 @@ export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext
         const principal = principalOf(request);
         requireOrganization(principal, request.params.organization);
         const query = workspaceListQuery(request.query as Query);
+        const include = includesModuleVersion(request.query as Query);
         return readTransaction(db, () => {
             const list = workspaceListPage(db, principal, query);
             const page = pageOf(request, list.matching, query.page);
             return {
                 data: list.items.map((workspace) => workspaceDocument(db, principal, workspace).data),
+                ...(include ? { included: moduleVersionsOf(db, list.items) } : {}),
                 links: page.links,
                 meta: { "status-counts": { total: list.total, matching: list.matching }, pagination: page.pagination },
             };
@@ -84,16 +87,18 @@ export function registerWorkspaceRoutes(api: FastifyInstance, { db }: AppContext
 
     api.get<Params>("/workspaces/:id", async (request) => {
         const principal = principalOf(request);
-        return readTransaction(db, () => workspaceDocument(db, principal, visibleWorkspace(db, principal, request.params.id)));
+        const include = includesModuleVersion(request.query as Query);
+        return readTransaction(db, () => workspaceWithIncludes(db, principal, visibleWorkspace(db, principal, request.params.id), include));
     });
 
     // The hosted service's show-by-name: how a client finds a workspace whose create answer it lost.
     api.get<Params>("/organizations/:organization/workspaces/:name", async (request) => {
         const principal = principalOf(request);
         requireOrganization(principal, request.params.organization);
+        const include = includesModuleVersion(request.query as Query);
         return readTransaction(db, () => {
             const found = findWorkspaceByName(db, principal.organization, request.params.name);
-            return workspaceDocument(db, principal, visibleWorkspace(db, principal, found?.id));
+            return workspaceWithIncludes(db, principal, visibleWorkspace(db, principal, found?.id), include);
         });
     });
 
@@ -236,16 +241,13 @@ function workspaceListQuery(query: Query): WorkspaceListQuery {
     if (sort !== undefined && sort !== "name" && sort !== "-name") {
         throw badParameter("sort", `sort must be 'name' or '-name', got '${sort}'`);
     }
-    // The hosted service includes related resources here (`include=project`, `current_run`, ...); this one
-    // has none of them to include, and a parameter the hosted service would apply is refused, never dropped.
-    // go-tfe recognises the refusal by "include parameter" (ErrInvalidIncludeValue).
-    if (query.include !== undefined) {
-        throw badParameter("include", `Invalid include parameter: the workspace list of this service includes no related resources, got '${String(query.include)}'`);
-    }
     // `filter[tagged]...` is read (and its malformed forms refused) by taggedParameter.
     for (const name of Object.keys(query)) {
-        if (name === "search[name]" || name === "filter[project][id]" || name.startsWith("filter[tagged]") || !UNSUPPORTED_LIST_PARAMETER.test(name)) continue;
-        throw badParameter(name, `${name} is not supported by this service; the workspace list takes search[name], filter[project][id] and filter[tagged][i][key] / [value]`);
+        if (LIST_FILTERS.has(name) || name.startsWith("filter[tagged]") || !UNSUPPORTED_LIST_PARAMETER.test(name)) continue;
+        throw badParameter(
+            name,
+            `${name} is not supported by this service; the workspace list takes search[name], filter[project][id], filter[no-code-module][id] and filter[tagged][i][key] / [value]`,
+        );
     }
     // Blank values filter nothing, as a blank `q` of the project list.
     return {
@@ -254,7 +256,42 @@ function workspaceListQuery(query: Query): WorkspaceListQuery {
         search: singleParameter(query, "search[name]") || undefined,
         projectId: singleParameter(query, "filter[project][id]")?.trim() || undefined,
         tagged: taggedParameter(query),
+        noCodeModuleId: singleParameter(query, "filter[no-code-module][id]")?.trim() || undefined,
     };
+}
+
+/** The filters and searches of the list this service applies (besides `filter[tagged]...`). */
+const LIST_FILTERS = new Set(["search[name]", "filter[project][id]", "filter[no-code-module][id]"]);
+
+/** What `include` may name on a workspace read: its no-code module version (either spelling). */
+const WORKSPACE_INCLUDES = ["no-code-module-version", "no_code_module_version"];
+
+/**
+ * Whether `include` asks for the workspace's no-code module version. The hosted service includes other
+ * related resources too (`project`, `current_run`, ...), which this one does not hold: a value it would apply
+ * is refused, never dropped. go-tfe recognises the refusal by "include parameter" (ErrInvalidIncludeValue).
+ */
+function includesModuleVersion(query: Query): boolean {
+    const include = singleParameter(query, "include");
+    if (include === undefined) return false;
+    for (const value of include.split(",").map((part) => part.trim())) {
+        if (!WORKSPACE_INCLUDES.includes(value)) {
+            throw badParameter("include", `Invalid include parameter: a workspace read includes only no-code-module-version here, got '${value}'`);
+        }
+    }
+    return true;
+}
+
+/** The no-code module versions the workspaces run, each once, for `included`. */
+function moduleVersionsOf(db: Db, workspaces: readonly WorkspaceRow[]) {
+    const ids = [...new Set(workspaces.map((workspace) => workspace.no_code_module_version_id).filter((id): id is string => id !== null))];
+    return ids.map((id) => findNoCodeModuleVersion(db, id)).filter((version) => version !== undefined).map(renderNoCodeModuleVersion);
+}
+
+/** A workspace document, with its no-code module version in `included` when asked. */
+function workspaceWithIncludes(db: Db, principal: Principal, workspace: WorkspaceRow, include: boolean) {
+    const document = workspaceDocument(db, principal, workspace);
+    return include ? { ...document, included: moduleVersionsOf(db, [workspace]) } : document;
 }
 
 /**

@@ -354,8 +354,8 @@ describe("filter[tagged] on the workspace list (a workspace's tags are its proje
         expect(new URL(filtered.body.links.next).searchParams.get("filter[tagged][0][key]")).toBe("env");
     });
 
-    test("any include: 400 'invalid include parameter' naming it (the hosted list would include; this one has nothing to), no list", async () => {
-        for (const include of ["project", "current_run", "effective_tag_bindings", ""]) {
+    test("an include other than no-code-module-version: 400 'invalid include parameter' naming it (the hosted list would include it; this one has it not), no list", async () => {
+        for (const include of ["project", "current_run", "effective_tag_bindings", "", "no-code-module-version,project"]) {
             const response = await owners.get(`${WORKSPACE_LIST}?include=${encodeURIComponent(include)}`);
             const errors = expectErrors(response, 400);
             expect(errors).toHaveLength(1);

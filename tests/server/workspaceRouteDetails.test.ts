@@ -376,7 +376,7 @@ describe("GET /organizations/:org/workspaces: parameters and counts", () => {
         expect(onlyError(response, 400)).toEqual({
             status: "400",
             title: "bad request",
-            detail: `${parameter} is not supported by this service; the workspace list takes search[name], filter[project][id] and filter[tagged][i][key] / [value]`,
+            detail: `${parameter} is not supported by this service; the workspace list takes search[name], filter[project][id], filter[no-code-module][id] and filter[tagged][i][key] / [value]`,
             source: { parameter },
         });
     });
