@@ -8,10 +8,16 @@
  * @module
  */
 import * as pulumi from "@pulumi/pulumi";
-import { lookUpNoCodeModule, type GetNoCodeModuleArgs, type GetNoCodeModuleResult, type GetNoCodeModuleVariableOptions } from "./handlers/lookups";
+import {
+    lookUpNoCodeModule,
+    type GetNoCodeModuleArgs,
+    type GetNoCodeModuleResult,
+    type GetNoCodeModuleVariableOptions,
+    type GetNoCodeModuleWorkspace,
+} from "./handlers/lookups";
 import { programLookupSettings } from "./lookupSupport";
 
-export type { GetNoCodeModuleArgs, GetNoCodeModuleResult, GetNoCodeModuleVariableOptions };
+export type { GetNoCodeModuleArgs, GetNoCodeModuleResult, GetNoCodeModuleVariableOptions, GetNoCodeModuleWorkspace };
 
 /** Arguments of {@link getNoCodeModuleOutput}: the same, as inputs. */
 export interface GetNoCodeModuleOutputArgs {

@@ -22,6 +22,8 @@ export interface GetWorkspacesOutputArgs {
     search?: pulumi.Input<string>;
     /** Only the workspaces of this project. */
     projectId?: pulumi.Input<string>;
+    /** Only the workspaces made from this no-code module, whichever of its versions they run. */
+    noCodeModuleId?: pulumi.Input<string>;
 }
 
 
@@ -37,12 +39,13 @@ export async function getWorkspaces(args: GetWorkspacesArgs = {}): Promise<GetWo
 /** {@link getWorkspaces} for inputs that may not be known yet; the result is an `Output`. */
 export function getWorkspacesOutput(args: GetWorkspacesOutputArgs = {}): pulumi.Output<GetWorkspacesResult> {
     return pulumi
-        .all([optionalInput(args.organization), optionalInput(args.search), optionalInput(args.projectId)])
-        .apply(([organization, search, projectId]) =>
+        .all([optionalInput(args.organization), optionalInput(args.search), optionalInput(args.projectId), optionalInput(args.noCodeModuleId)])
+        .apply(([organization, search, projectId, noCodeModuleId]) =>
             getWorkspaces({
                 ...(organization === undefined ? {} : { organization }),
                 ...(search === undefined ? {} : { search }),
                 ...(projectId === undefined ? {} : { projectId }),
+                ...(noCodeModuleId === undefined ? {} : { noCodeModuleId }),
             }),
         );
 }

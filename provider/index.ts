@@ -83,4 +83,5 @@ export {
     type GetNoCodeModuleOutputArgs,
     type GetNoCodeModuleResult,
     type GetNoCodeModuleVariableOptions,
+    type GetNoCodeModuleWorkspace,
 } from "./getNoCodeModule";

@@ -99,6 +99,7 @@ export type {
     Pagination,
     ErrorObject,
     NoCodeModule,
+    NoCodeModuleVersion,
     VariableOptions,
     NoCodeWorkspaceVar,
     WorkspaceUpgrade,

@@ -13,6 +13,7 @@ import {
     moduleVariableTypeRule,
     moduleVersionRule,
     noCodeModuleDocumentSchema,
+    noCodeModuleVersionSchema,
     singleDocumentSchema,
     UPGRADE_IN_PROGRESS_STATUSES,
     variableCategoryRule,
@@ -25,6 +26,7 @@ import {
     workspaceUpgradeSchema,
     workspaceVarListProblems,
     type NoCodeModule,
+    type NoCodeModuleVersion,
     type NoCodeWorkspaceVar,
     type Workspace,
     type WorkspaceUpgrade,
@@ -34,7 +36,7 @@ import { requireId, WosPlanFailedError, WosPlanTimeoutError } from "./errors";
 import { idOptionRule } from "./optionRules";
 import { workspaceCreateOptionsShape, type WorkspaceCreateOptions } from "./workspaces";
 
-export type { NoCodeModule, NoCodeWorkspaceVar, VariableOptions, WorkspaceUpgrade } from "./model";
+export type { NoCodeModule, NoCodeModuleVersion, NoCodeWorkspaceVar, VariableOptions, WorkspaceUpgrade } from "./model";
 
 // The TSDoc of each field is on the options interface, the schema's fields inherit it, and a type-level test
 // proves the two the same type (see `sdk/projects.ts`).
@@ -310,6 +312,7 @@ const WAIT_OPTIONS = waitForPlanOptionsSchema();
 const MODULE_DOCUMENT = noCodeModuleDocumentSchema();
 const WORKSPACE_DOCUMENT = singleDocumentSchema(workspaceSchema());
 const UPGRADE_DOCUMENT = singleDocumentSchema(workspaceUpgradeSchema());
+const VERSION_DOCUMENT = singleDocumentSchema(noCodeModuleVersionSchema());
 
 /** Wire names of the no-code module attributes an option sets. */
 const MODULE_ATTRIBUTES = { versionPin: "version-pin", enabled: "enabled" } as const;
@@ -381,6 +384,20 @@ export class NoCodeModules {
             body: { data: { id: noCodeModuleId, ...noCodeModuleData(valid) } },
             schema: MODULE_DOCUMENT,
         });
+    }
+
+    /**
+     * Shows a version of a no-code module (what a workspace made from it runs: its `noCodeModuleVersionId`), with
+     * the module version it pins: `GET /no-code-module-versions/:id`.
+     */
+    async readVersion(versionId: string): Promise<NoCodeModuleVersion> {
+        requireId(versionId, "versionId", "GET", "/no-code-module-versions/:id");
+        const document = await this.#transport.request({
+            method: "GET",
+            path: `/no-code-module-versions/${segment(versionId)}`,
+            schema: VERSION_DOCUMENT,
+        });
+        return document.data;
     }
 
     /** Turns no-code provisioning off for the module; its workspaces stay: `DELETE /no-code-modules/:id`. */

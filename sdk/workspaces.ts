@@ -104,6 +104,8 @@ export function workspaceListOptionsSchema() {
         sort: z.enum(["name", "-name"], { error: "must be 'name' or '-name'" }).optional(),
         /** {@inheritDoc WorkspaceListOptions.tagged} */
         tagged: taggedOptionRule().optional(),
+        /** {@inheritDoc WorkspaceListOptions.noCodeModuleId} */
+        noCodeModuleId: idOptionRule("a no-code module id").optional(),
     });
 }
 
@@ -121,6 +123,8 @@ export interface WorkspaceListOptions {
     sort?: "name" | "-name";
     /** Only workspaces of projects bound to every one of these tags (key to value; `""` matches any value of the key). */
     tagged?: Record<string, string>;
+    /** Only the workspaces made from this no-code module, on any of its versions (`filter[no-code-module][id]`, the local service's). */
+    noCodeModuleId?: string;
 }
 
 /** What {@link Workspaces.update} takes: the rules of `sdk/model`, checked before the request. Omitted fields stay as they are. */
@@ -223,6 +227,7 @@ export class Workspaces {
             "page[size]": valid.pageSize,
             "search[name]": valid.search,
             "filter[project][id]": valid.projectId,
+            "filter[no-code-module][id]": valid.noCodeModuleId,
             sort: valid.sort,
             ...taggedQuery(valid.tagged),
         };

@@ -16,6 +16,7 @@ import { describedWithExamples } from "../schemaExamples";
 /** The tokens of the object types of its result. */
 const TYPES = {
     getNoCodeModuleVariableOption: "wos:index:GetNoCodeModuleVariableOption",
+    getNoCodeModuleWorkspace: "wos:index:GetNoCodeModuleWorkspace",
 } as const;
 
 /** The schema of `wos:index:getNoCodeModule`. */
@@ -39,14 +40,27 @@ export const getNoCodeModuleSchema: FunctionSchemaPiece = {
                 versionPin: { type: "string", description: "The module version no-code workspaces use." },
                 enabled: { type: "boolean", description: "Whether workspaces may be made from it." },
                 variableOptions: { type: "array", items: { $ref: typeRef(TYPES.getNoCodeModuleVariableOption) }, description: "Its variable-options sets, in the service's order." },
+                workspaces: { type: "array", items: { $ref: typeRef(TYPES.getNoCodeModuleWorkspace) }, description: "The workspaces made from it that the token can read, in the order they were made: what each runs." },
+                workspacesBehind: { type: "array", items: { type: "string" }, description: "The names of those of them that do not run the module's current version (an upgrade is available)." },
             },
-            required: ["id", "organization", "registryModuleId", "versionPin", "enabled", "variableOptions"],
+            required: ["id", "organization", "registryModuleId", "versionPin", "enabled", "variableOptions", "workspaces", "workspacesBehind"],
         },
     },
     types: {
         [TYPES.getNoCodeModuleVariableOption]: {
             description: "One variable-options set of a `GetNoCodeModuleResult`.",
             ...VARIABLE_OPTION_SET_FIELDS,
+        },
+        [TYPES.getNoCodeModuleWorkspace]: {
+            description: "A workspace made from a no-code module, as `getNoCodeModule` answers it.",
+            type: "object",
+            properties: {
+                id: { type: "string", description: "`ws-…`" },
+                name: { type: "string", description: "The workspace's name." },
+                moduleVersion: { type: "string", description: "The module version it runs, e.g. `1.0.0`." },
+                noCodeUpgradeAvailable: { type: "boolean", description: "Whether the module has a newer version than the one it runs." },
+            },
+            required: ["id", "name", "moduleVersion", "noCodeUpgradeAvailable"],
         },
     },
 };

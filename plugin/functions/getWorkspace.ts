@@ -41,6 +41,8 @@ export const getWorkspaceSchema: FunctionSchemaPiece = {
                 sourceUrl: { type: "string", description: "A URL of that application; left out when none." },
                 sourceModuleId: { type: "string", description: "The registry module (`mod-…`) of the no-code module it was made from, if any." },
                 noCodeUpgradeAvailable: { type: "boolean", description: "Whether its no-code module has a newer version than the one it runs." },
+                noCodeModuleId: { type: "string", description: "The no-code module (`nocode-…`) it was made from; left out for a workspace not made from one." },
+                moduleVersion: { type: "string", description: "The module version it runs (e.g. `1.0.0`), of the no-code module it was made from; left out for a workspace not made from one." },
                 tagNames: { type: "array", items: { type: "string" }, description: "The keys of the tags it inherits from its project." },
                 autoDestroyActivityDuration: { type: "string", description: "The auto-destroy duration it inherits from its project, when set." },
             },

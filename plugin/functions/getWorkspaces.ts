@@ -29,6 +29,7 @@ export const getWorkspacesSchema: FunctionSchemaPiece = {
                 organization: { type: "string", description: "Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`." },
                 search: { type: "string", description: "Only workspaces whose name holds this text, in any case (every character literal)." },
                 projectId: { type: "string", description: "Only the workspaces of this project (`prj-…`)." },
+                noCodeModuleId: { type: "string", description: "Only the workspaces made from this no-code module (`nocode-…`), whichever of its versions they run." },
             },
             required: [],
         },

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { WosClient, Workspace } from "../../sdk";
+import type { NoCodeModuleVersion, WosClient, Workspace } from "../../sdk";
 // From its own module, not the barrel: see credentials.ts.
 import { WosNotFoundError } from "../../sdk/errors";
 import { type ClientCache, DEFAULT_WOS_ADDRESS } from "./credentials";
@@ -224,14 +224,27 @@ export interface GetWorkspaceResult {
     sourceModuleId?: string;
     /** Whether its no-code module has a newer version than the one it runs. */
     noCodeUpgradeAvailable: boolean;
+    /** The no-code module (`nocode-…`) it was made from; left out for a workspace not made from one. */
+    noCodeModuleId?: string;
+    /** The module version it runs (e.g. `1.0.0`), of the no-code module it was made from; left out for a workspace not made from one. */
+    moduleVersion?: string;
     /** The keys of the tags it inherits from its project. */
     tagNames: string[];
     /** The auto-destroy duration it inherits from its project, when set. */
     autoDestroyActivityDuration?: string;
 }
 
+/**
+ * The no-code module versions the workspaces run, by id: each read once (`GET /no-code-module-versions/:id`),
+ * however many workspaces run it (a fleet of hundreds runs a few versions).
+ */
+async function moduleVersionsOf(client: WosClient, workspaces: readonly Workspace[]): Promise<Map<string, NoCodeModuleVersion>> {
+    const ids = [...new Set(workspaces.map((workspace) => workspace.noCodeModuleVersionId).filter((id): id is string => id !== null))];
+    return new Map(await Promise.all(ids.map(async (id) => [id, await client.noCodeModules.readVersion(id)] as const)));
+}
+
 /** A workspace of the SDK as a lookup answers it: plain data, absent values left out. */
-function workspaceResult(workspace: Workspace, organization: string): GetWorkspaceResult {
+function workspaceResult(workspace: Workspace, organization: string, versions: ReadonlyMap<string, NoCodeModuleVersion>): GetWorkspaceResult {
     const result: GetWorkspaceResult = {
         id: workspace.id,
         organization: workspace.organization || organization,
@@ -249,6 +262,11 @@ function workspaceResult(workspace: Workspace, organization: string): GetWorkspa
     if (workspace.sourceUrl) result.sourceUrl = workspace.sourceUrl;
     if (workspace.sourceModuleId) result.sourceModuleId = workspace.sourceModuleId;
     if (workspace.autoDestroyActivityDuration) result.autoDestroyActivityDuration = workspace.autoDestroyActivityDuration;
+    const version = workspace.noCodeModuleVersionId === null ? undefined : versions.get(workspace.noCodeModuleVersionId);
+    if (version) {
+        if (version.noCodeModuleId) result.noCodeModuleId = version.noCodeModuleId;
+        result.moduleVersion = version.moduleVersion;
+    }
     return result;
 }
 
@@ -260,7 +278,8 @@ export async function lookUpWorkspace(settings: LookupSettings, args: GetWorkspa
     const organization = lookupOrganization(settings, "wos.getWorkspace", args.organization);
     const client = lookupClient(settings, "wos.getWorkspace");
     try {
-        return workspaceResult(await client.workspaces.readByName(organization, args.name), organization);
+        const workspace = await client.workspaces.readByName(organization, args.name);
+        return workspaceResult(workspace, organization, await moduleVersionsOf(client, [workspace]));
     } catch (failure) {
         if (WosNotFoundError.isInstance(failure)) {
             throw new Error(`wos.getWorkspace: no workspace named '${args.name}' in organization '${organization}' (or the token may not read it)`);
@@ -277,6 +296,8 @@ export interface GetWorkspacesArgs {
     search?: string;
     /** Only the workspaces of this project (`prj-…`). */
     projectId?: string;
+    /** Only the workspaces made from this no-code module (`nocode-…`), whichever of its versions they run. */
+    noCodeModuleId?: string;
 }
 
 /** What `getWorkspaces` finds. */
@@ -303,8 +324,12 @@ export async function lookUpWorkspaces(settings: LookupSettings, args: GetWorksp
         pageSize: PAGE_SIZE,
         ...(args.search !== undefined ? { search: args.search } : {}),
         ...(args.projectId !== undefined ? { projectId: args.projectId } : {}),
+        ...(args.noCodeModuleId !== undefined ? { noCodeModuleId: args.noCodeModuleId } : {}),
     };
-    for await (const workspace of client.workspaces.listAll(organization, options)) workspaces.push(workspaceResult(workspace, organization));
+    const listed: Workspace[] = [];
+    for await (const workspace of client.workspaces.listAll(organization, options)) listed.push(workspace);
+    const versions = await moduleVersionsOf(client, listed);
+    for (const workspace of listed) workspaces.push(workspaceResult(workspace, organization, versions));
     return {
         organization,
         workspaces,
@@ -348,6 +373,22 @@ export interface GetNoCodeModuleResult {
     enabled: boolean;
     /** Its variable-options sets, in the service's order. */
     variableOptions: GetNoCodeModuleVariableOptions[];
+    /** The workspaces made from it that the token can read, in the order they were made: what each runs. */
+    workspaces: GetNoCodeModuleWorkspace[];
+    /** The names of those of them that do not run the module's current version (an upgrade is available). */
+    workspacesBehind: string[];
+}
+
+/** A workspace made from a no-code module, as `getNoCodeModule` answers it. */
+export interface GetNoCodeModuleWorkspace {
+    /** `ws-…` */
+    id: string;
+    /** The workspace's name. */
+    name: string;
+    /** The module version it runs, e.g. `1.0.0`. */
+    moduleVersion: string;
+    /** Whether the module has a newer version than the one it runs. */
+    noCodeUpgradeAvailable: boolean;
 }
 
 /** Finds the no-code module with this id. Fails when there is none (or it is of another organization than the token's). */
@@ -356,6 +397,15 @@ export async function lookUpNoCodeModule(settings: LookupSettings, args: GetNoCo
     const client = lookupClient(settings, "wos.getNoCodeModule");
     try {
         const module = await client.noCodeModules.read(args.id, { include: ["variable-options"] });
+        const made: Workspace[] = [];
+        for await (const workspace of client.workspaces.listAll(module.organization, { pageSize: PAGE_SIZE, noCodeModuleId: module.id })) made.push(workspace);
+        const versions = await moduleVersionsOf(client, made);
+        const workspaces = made.map((workspace) => ({
+            id: workspace.id,
+            name: workspace.name,
+            moduleVersion: versions.get(workspace.noCodeModuleVersionId ?? "")?.moduleVersion ?? "",
+            noCodeUpgradeAvailable: workspace.noCodeUpgradeAvailable,
+        }));
         return {
             id: module.id,
             organization: module.organization,
@@ -368,6 +418,8 @@ export async function lookUpNoCodeModule(settings: LookupSettings, args: GetNoCo
                 variableType: set.variableType,
                 options: [...set.options],
             })),
+            workspaces,
+            workspacesBehind: workspaces.filter((workspace) => workspace.noCodeUpgradeAvailable).map((workspace) => workspace.name),
         };
     } catch (failure) {
         if (WosNotFoundError.isInstance(failure)) throw new Error(`wos.getNoCodeModule: no no-code module ${args.id} (or the token may not see it)`);

@@ -407,6 +407,38 @@ export const UPGRADE_STATUSES = [
     "applied",
 ] as const;
 
+/** Wire shape of a no-code module version (`GET /no-code-module-versions/:id`): what a workspace made from a module runs. */
+export function noCodeModuleVersionResourceSchema() {
+    return z.object({
+        id: z.string(),
+        type: z.literal("no-code-module-versions"),
+        attributes: z.object({ "module-version": z.string() }),
+        relationships: z.object({ "no-code-module": toOneRelationshipSchema().optional() }).optional(),
+    });
+}
+
+/** A no-code module version parsed into client terms ({@link NoCodeModuleVersion}). */
+export function noCodeModuleVersionSchema() {
+    return noCodeModuleVersionResourceSchema().transform((wire) => ({
+        id: wire.id,
+        moduleVersion: wire.attributes["module-version"],
+        noCodeModuleId: wire.relationships?.["no-code-module"]?.data?.id ?? "",
+    }));
+}
+
+/**
+ * A version of a no-code module in client terms: each change of a module's pin (or options) makes one, and a
+ * workspace made from the module runs one of them ({@link Workspace.noCodeModuleVersionId}).
+ */
+export interface NoCodeModuleVersion {
+    /** `nocodever-...` */
+    id: string;
+    /** The registry module's version it pins, e.g. `1.1.0`. */
+    moduleVersion: string;
+    /** `nocode-...` of the module it is a version of; `""` when the answer does not name it. */
+    noCodeModuleId: string;
+}
+
 /** The statuses in which a plan is still being made: anything else is an end (possibly one to confirm). */
 export const UPGRADE_IN_PROGRESS_STATUSES = ["pending", "fetching", "planning"] as const;
 

@@ -53,7 +53,7 @@ test("getNoCodeModule finds a module by id with its sets", async () => {
     });
     expect(made.status).toBeLessThan(300);
     const { result } = await fx.plugin.invoke("wos:index:getNoCodeModule", { id: made.body.data.id });
-    expect(result).toEqual({ id: made.body.data.id, organization: "acme", registryModuleId: REGISTRY_MODULES.bucket, versionPin: "1.0.0", enabled: true, variableOptions: [] });
+    expect(result).toEqual({ id: made.body.data.id, organization: "acme", registryModuleId: REGISTRY_MODULES.bucket, versionPin: "1.0.0", enabled: true, variableOptions: [], workspaces: [], workspacesBehind: [] });
 });
 
 test("a lookup that finds nothing fails naming what it looked for; a list that finds nothing is empty; no token in any answer", async () => {

@@ -214,6 +214,8 @@ describe("getNoCodeModule", () => {
             versionPin: "1.0.0",
             enabled: true,
             variableOptions: [{ id: expect.stringMatching(/^ncvaropt-/), variableName: "region", variableType: "string", options: ["eu-west-1", "us-east-1"] }],
+            workspaces: [],
+            workspacesBehind: [],
         });
         expect(await valueOf(getNoCodeModuleOutput({ id: pulumi.output(moduleId) }))).toEqual(found);
     });
@@ -275,5 +277,82 @@ describe("credentials and the default organization of every lookup", () => {
         useEnvironment("acme");
         const results = [await getWorkspaces(), await getProjects(), await getWorkspace({ name: "scratch" }), await getNoCodeModule({ id: moduleId })];
         expect(JSON.stringify(results)).not.toContain(TOKEN);
+    });
+});
+
+describe("what lags behind a module's pin: getNoCodeModule's workspaces, getWorkspaces by no-code module, each workspace's version", () => {
+    /** A module of its own (the network registry module), two workspaces from it on 2.0.0, then a new version of it. */
+    let fleetModule: string;
+    const workspaceIds: Record<string, string> = {};
+
+    beforeAll(async () => {
+        const module = await server.request("POST", "/organizations/acme/no-code-modules", {
+            token: TOKEN,
+            body: {
+                data: {
+                    type: "no-code-modules",
+                    attributes: { enabled: true },
+                    relationships: { "registry-module": { data: { type: "registry-modules", id: REGISTRY_MODULES.network } } },
+                },
+            },
+        });
+        expect(module.status).toBe(200);
+        fleetModule = module.body.data.id;
+        for (const name of ["fleet-one", "fleet-two"]) {
+            const made = await server.request("POST", `/no-code-modules/${fleetModule}/workspaces`, {
+                token: TOKEN,
+                body: {
+                    data: {
+                        type: "workspaces",
+                        attributes: { name },
+                        relationships: {
+                            project: { data: { type: "project", id: ids.Apps } },
+                            vars: { data: [{ type: "vars", attributes: { key: "cidr", value: "10.0.0.0/16", category: "infra" } }] },
+                        },
+                    },
+                },
+            });
+            expect(made.status).toBe(200);
+            workspaceIds[name] = made.body.data.id;
+        }
+        // New options make a new version of the module: both workspaces are behind it now.
+        const patched = await server.request("PATCH", `/no-code-modules/${fleetModule}`, {
+            token: TOKEN,
+            body: {
+                data: {
+                    type: "no-code-modules",
+                    relationships: {
+                        "variable-options": {
+                            data: [{ type: "variable-options", attributes: { "variable-name": "cidr", "variable-type": "string", options: ["10.0.0.0/16"] } }],
+                        },
+                    },
+                },
+            },
+        });
+        expect(patched.status).toBe(200);
+    });
+
+    it("getNoCodeModule lists the workspaces made from it with the version each runs, and names those behind", async () => {
+        useEnvironment();
+        const found = await getNoCodeModule({ id: fleetModule });
+        expect(found.workspaces).toEqual([
+            { id: workspaceIds["fleet-one"], name: "fleet-one", moduleVersion: "2.0.0", noCodeUpgradeAvailable: true },
+            { id: workspaceIds["fleet-two"], name: "fleet-two", moduleVersion: "2.0.0", noCodeUpgradeAvailable: true },
+        ]);
+        expect(found.workspacesBehind).toEqual(["fleet-one", "fleet-two"]);
+    });
+
+    it("getWorkspaces by no-code module: only those workspaces, each with its module and version; a workspace not made from one has neither", async () => {
+        useEnvironment("acme");
+        const found = await getWorkspaces({ noCodeModuleId: fleetModule });
+        expect(found.names).toEqual(["fleet-one", "fleet-two"]);
+        for (const workspace of found.workspaces) {
+            expect(workspace).toMatchObject({ noCodeModuleId: fleetModule, moduleVersion: "2.0.0", noCodeUpgradeAvailable: true });
+        }
+        expect((await valueOf(getWorkspacesOutput({ noCodeModuleId: pulumi.output(fleetModule) }))).names).toEqual(["fleet-one", "fleet-two"]);
+        const plain = await getWorkspace({ name: "legacy-app" });
+        expect(plain).not.toHaveProperty("moduleVersion");
+        expect(plain).not.toHaveProperty("noCodeModuleId");
+        expect(await getWorkspace({ name: "fleet-one" })).toMatchObject({ noCodeModuleId: fleetModule, moduleVersion: "2.0.0" });
     });
 });

@@ -72,6 +72,10 @@ type LookupNoCodeModuleResult struct {
 	VariableOptions []GetNoCodeModuleVariableOption `pulumi:"variableOptions"`
 	// The module version no-code workspaces use.
 	VersionPin string `pulumi:"versionPin"`
+	// The workspaces made from it that the token can read, in the order they were made: what each runs.
+	Workspaces []GetNoCodeModuleWorkspace `pulumi:"workspaces"`
+	// The names of those of them that do not run the module's current version (an upgrade is available).
+	WorkspacesBehind []string `pulumi:"workspacesBehind"`
 }
 
 func LookupNoCodeModuleOutput(ctx *pulumi.Context, args LookupNoCodeModuleOutputArgs, opts ...pulumi.InvokeOption) LookupNoCodeModuleResultOutput {
@@ -134,6 +138,16 @@ func (o LookupNoCodeModuleResultOutput) VariableOptions() GetNoCodeModuleVariabl
 // The module version no-code workspaces use.
 func (o LookupNoCodeModuleResultOutput) VersionPin() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupNoCodeModuleResult) string { return v.VersionPin }).(pulumi.StringOutput)
+}
+
+// The workspaces made from it that the token can read, in the order they were made: what each runs.
+func (o LookupNoCodeModuleResultOutput) Workspaces() GetNoCodeModuleWorkspaceArrayOutput {
+	return o.ApplyT(func(v LookupNoCodeModuleResult) []GetNoCodeModuleWorkspace { return v.Workspaces }).(GetNoCodeModuleWorkspaceArrayOutput)
+}
+
+// The names of those of them that do not run the module's current version (an upgrade is available).
+func (o LookupNoCodeModuleResultOutput) WorkspacesBehind() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v LookupNoCodeModuleResult) []string { return v.WorkspacesBehind }).(pulumi.StringArrayOutput)
 }
 
 func init() {

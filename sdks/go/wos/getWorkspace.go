@@ -71,8 +71,12 @@ type LookupWorkspaceResult struct {
 	ExecutionMode string `pulumi:"executionMode"`
 	// The workspace's id (`ws-…`): what a `wos.Variable` takes as `workspaceId`.
 	Id string `pulumi:"id"`
+	// The module version it runs (e.g. `1.0.0`), of the no-code module it was made from; left out for a workspace not made from one.
+	ModuleVersion *string `pulumi:"moduleVersion"`
 	// The workspace's name.
 	Name string `pulumi:"name"`
+	// The no-code module (`nocode-…`) it was made from; left out for a workspace not made from one.
+	NoCodeModuleId *string `pulumi:"noCodeModuleId"`
 	// Whether its no-code module has a newer version than the one it runs.
 	NoCodeUpgradeAvailable bool `pulumi:"noCodeUpgradeAvailable"`
 	// The organization's name.
@@ -155,9 +159,19 @@ func (o LookupWorkspaceResultOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) string { return v.Id }).(pulumi.StringOutput)
 }
 
+// The module version it runs (e.g. `1.0.0`), of the no-code module it was made from; left out for a workspace not made from one.
+func (o LookupWorkspaceResultOutput) ModuleVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.ModuleVersion }).(pulumi.StringPtrOutput)
+}
+
 // The workspace's name.
 func (o LookupWorkspaceResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupWorkspaceResult) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The no-code module (`nocode-…`) it was made from; left out for a workspace not made from one.
+func (o LookupWorkspaceResultOutput) NoCodeModuleId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v LookupWorkspaceResult) *string { return v.NoCodeModuleId }).(pulumi.StringPtrOutput)
 }
 
 // Whether its no-code module has a newer version than the one it runs.

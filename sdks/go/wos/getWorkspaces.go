@@ -59,6 +59,8 @@ func GetWorkspaces(ctx *pulumi.Context, args *GetWorkspacesArgs, opts ...pulumi.
 }
 
 type GetWorkspacesArgs struct {
+	// Only the workspaces made from this no-code module (`nocode-…`), whichever of its versions they run.
+	NoCodeModuleId *string `pulumi:"noCodeModuleId"`
 	// Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.
 	Organization *string `pulumi:"organization"`
 	// Only the workspaces of this project (`prj-…`).
@@ -88,6 +90,8 @@ func GetWorkspacesOutput(ctx *pulumi.Context, args GetWorkspacesOutputArgs, opts
 }
 
 type GetWorkspacesOutputArgs struct {
+	// Only the workspaces made from this no-code module (`nocode-…`), whichever of its versions they run.
+	NoCodeModuleId pulumi.StringPtrInput `pulumi:"noCodeModuleId"`
 	// Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.
 	Organization pulumi.StringPtrInput `pulumi:"organization"`
 	// Only the workspaces of this project (`prj-…`).

@@ -80,6 +80,73 @@ func (o GetNoCodeModuleVariableOptionArrayOutput) Index(i pulumi.IntInput) GetNo
 	}).(GetNoCodeModuleVariableOptionOutput)
 }
 
+// A workspace made from a no-code module, as `getNoCodeModule` answers it.
+type GetNoCodeModuleWorkspace struct {
+	// `ws-…`
+	Id string `pulumi:"id"`
+	// The module version it runs, e.g. `1.0.0`.
+	ModuleVersion string `pulumi:"moduleVersion"`
+	// The workspace's name.
+	Name string `pulumi:"name"`
+	// Whether the module has a newer version than the one it runs.
+	NoCodeUpgradeAvailable bool `pulumi:"noCodeUpgradeAvailable"`
+}
+
+// A workspace made from a no-code module, as `getNoCodeModule` answers it.
+type GetNoCodeModuleWorkspaceOutput struct{ *pulumi.OutputState }
+
+func (GetNoCodeModuleWorkspaceOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetNoCodeModuleWorkspace)(nil)).Elem()
+}
+
+func (o GetNoCodeModuleWorkspaceOutput) ToGetNoCodeModuleWorkspaceOutput() GetNoCodeModuleWorkspaceOutput {
+	return o
+}
+
+func (o GetNoCodeModuleWorkspaceOutput) ToGetNoCodeModuleWorkspaceOutputWithContext(ctx context.Context) GetNoCodeModuleWorkspaceOutput {
+	return o
+}
+
+// `ws-…`
+func (o GetNoCodeModuleWorkspaceOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNoCodeModuleWorkspace) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The module version it runs, e.g. `1.0.0`.
+func (o GetNoCodeModuleWorkspaceOutput) ModuleVersion() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNoCodeModuleWorkspace) string { return v.ModuleVersion }).(pulumi.StringOutput)
+}
+
+// The workspace's name.
+func (o GetNoCodeModuleWorkspaceOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetNoCodeModuleWorkspace) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Whether the module has a newer version than the one it runs.
+func (o GetNoCodeModuleWorkspaceOutput) NoCodeUpgradeAvailable() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetNoCodeModuleWorkspace) bool { return v.NoCodeUpgradeAvailable }).(pulumi.BoolOutput)
+}
+
+type GetNoCodeModuleWorkspaceArrayOutput struct{ *pulumi.OutputState }
+
+func (GetNoCodeModuleWorkspaceArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetNoCodeModuleWorkspace)(nil)).Elem()
+}
+
+func (o GetNoCodeModuleWorkspaceArrayOutput) ToGetNoCodeModuleWorkspaceArrayOutput() GetNoCodeModuleWorkspaceArrayOutput {
+	return o
+}
+
+func (o GetNoCodeModuleWorkspaceArrayOutput) ToGetNoCodeModuleWorkspaceArrayOutputWithContext(ctx context.Context) GetNoCodeModuleWorkspaceArrayOutput {
+	return o
+}
+
+func (o GetNoCodeModuleWorkspaceArrayOutput) Index(i pulumi.IntInput) GetNoCodeModuleWorkspaceOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetNoCodeModuleWorkspace {
+		return vs[0].([]GetNoCodeModuleWorkspace)[vs[1].(int)]
+	}).(GetNoCodeModuleWorkspaceOutput)
+}
+
 // One project as `getProjects` answers it. Absent optional fields are left out.
 type GetProjectsProject struct {
 	// The description; left out when none is set.
@@ -168,8 +235,12 @@ type GetWorkspacesWorkspace struct {
 	ExecutionMode string `pulumi:"executionMode"`
 	// The workspace's id (`ws-…`): what a `wos.Variable` takes as `workspaceId`.
 	Id string `pulumi:"id"`
+	// The module version it runs (e.g. `1.0.0`), of the no-code module it was made from; left out for a workspace not made from one.
+	ModuleVersion *string `pulumi:"moduleVersion"`
 	// The workspace's name.
 	Name string `pulumi:"name"`
+	// The no-code module (`nocode-…`) it was made from; left out for a workspace not made from one.
+	NoCodeModuleId *string `pulumi:"noCodeModuleId"`
 	// Whether its no-code module has a newer version than the one it runs.
 	NoCodeUpgradeAvailable bool `pulumi:"noCodeUpgradeAvailable"`
 	// The organization's name.
@@ -233,9 +304,19 @@ func (o GetWorkspacesWorkspaceOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v GetWorkspacesWorkspace) string { return v.Id }).(pulumi.StringOutput)
 }
 
+// The module version it runs (e.g. `1.0.0`), of the no-code module it was made from; left out for a workspace not made from one.
+func (o GetWorkspacesWorkspaceOutput) ModuleVersion() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetWorkspacesWorkspace) *string { return v.ModuleVersion }).(pulumi.StringPtrOutput)
+}
+
 // The workspace's name.
 func (o GetWorkspacesWorkspaceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetWorkspacesWorkspace) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The no-code module (`nocode-…`) it was made from; left out for a workspace not made from one.
+func (o GetWorkspacesWorkspaceOutput) NoCodeModuleId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetWorkspacesWorkspace) *string { return v.NoCodeModuleId }).(pulumi.StringPtrOutput)
 }
 
 // Whether its no-code module has a newer version than the one it runs.
@@ -1332,6 +1413,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*NoCodeWorkspaceVarArrayInput)(nil)).Elem(), NoCodeWorkspaceVarArray{})
 	pulumi.RegisterOutputType(GetNoCodeModuleVariableOptionOutput{})
 	pulumi.RegisterOutputType(GetNoCodeModuleVariableOptionArrayOutput{})
+	pulumi.RegisterOutputType(GetNoCodeModuleWorkspaceOutput{})
+	pulumi.RegisterOutputType(GetNoCodeModuleWorkspaceArrayOutput{})
 	pulumi.RegisterOutputType(GetProjectsProjectOutput{})
 	pulumi.RegisterOutputType(GetProjectsProjectArrayOutput{})
 	pulumi.RegisterOutputType(GetWorkspacesWorkspaceOutput{})

@@ -24,7 +24,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetNoCodeModuleResult:
-    def __init__(__self__, enabled=None, id=None, organization=None, registry_module_id=None, variable_options=None, version_pin=None):
+    def __init__(__self__, enabled=None, id=None, organization=None, registry_module_id=None, variable_options=None, version_pin=None, workspaces=None, workspaces_behind=None):
         if enabled and not isinstance(enabled, bool):
             raise TypeError("Expected argument 'enabled' to be a bool")
         pulumi.set(__self__, "enabled", enabled)
@@ -43,6 +43,12 @@ class GetNoCodeModuleResult:
         if version_pin and not isinstance(version_pin, str):
             raise TypeError("Expected argument 'version_pin' to be a str")
         pulumi.set(__self__, "version_pin", version_pin)
+        if workspaces and not isinstance(workspaces, list):
+            raise TypeError("Expected argument 'workspaces' to be a list")
+        pulumi.set(__self__, "workspaces", workspaces)
+        if workspaces_behind and not isinstance(workspaces_behind, list):
+            raise TypeError("Expected argument 'workspaces_behind' to be a list")
+        pulumi.set(__self__, "workspaces_behind", workspaces_behind)
 
     @_builtins.property
     @pulumi.getter
@@ -92,6 +98,22 @@ class GetNoCodeModuleResult:
         """
         return pulumi.get(self, "version_pin")
 
+    @_builtins.property
+    @pulumi.getter
+    def workspaces(self) -> Sequence['outputs.GetNoCodeModuleWorkspace']:
+        """
+        The workspaces made from it that the token can read, in the order they were made: what each runs.
+        """
+        return pulumi.get(self, "workspaces")
+
+    @_builtins.property
+    @pulumi.getter(name="workspacesBehind")
+    def workspaces_behind(self) -> Sequence[_builtins.str]:
+        """
+        The names of those of them that do not run the module's current version (an upgrade is available).
+        """
+        return pulumi.get(self, "workspaces_behind")
+
 
 class AwaitableGetNoCodeModuleResult(GetNoCodeModuleResult):
     # pylint: disable=using-constant-test
@@ -104,7 +126,9 @@ class AwaitableGetNoCodeModuleResult(GetNoCodeModuleResult):
             organization=self.organization,
             registry_module_id=self.registry_module_id,
             variable_options=self.variable_options,
-            version_pin=self.version_pin)
+            version_pin=self.version_pin,
+            workspaces=self.workspaces,
+            workspaces_behind=self.workspaces_behind)
 
 
 def get_no_code_module(id: Optional[_builtins.str] = None,
@@ -145,7 +169,9 @@ def get_no_code_module(id: Optional[_builtins.str] = None,
         organization=pulumi.get(__ret__, 'organization'),
         registry_module_id=pulumi.get(__ret__, 'registry_module_id'),
         variable_options=pulumi.get(__ret__, 'variable_options'),
-        version_pin=pulumi.get(__ret__, 'version_pin'))
+        version_pin=pulumi.get(__ret__, 'version_pin'),
+        workspaces=pulumi.get(__ret__, 'workspaces'),
+        workspaces_behind=pulumi.get(__ret__, 'workspaces_behind'))
 def get_no_code_module_output(id: pulumi.Input[Optional[_builtins.str]] = None,
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNoCodeModuleResult]:
     """
@@ -183,4 +209,6 @@ def get_no_code_module_output(id: pulumi.Input[Optional[_builtins.str]] = None,
         organization=pulumi.get(__response__, 'organization'),
         registry_module_id=pulumi.get(__response__, 'registry_module_id'),
         variable_options=pulumi.get(__response__, 'variable_options'),
-        version_pin=pulumi.get(__response__, 'version_pin')))
+        version_pin=pulumi.get(__response__, 'version_pin'),
+        workspaces=pulumi.get(__response__, 'workspaces'),
+        workspaces_behind=pulumi.get(__response__, 'workspaces_behind')))

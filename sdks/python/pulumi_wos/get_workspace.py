@@ -23,7 +23,7 @@ __all__ = [
 
 @pulumi.output_type
 class GetWorkspaceResult:
-    def __init__(__self__, agent_pool_id=None, auto_apply=None, auto_destroy_activity_duration=None, description=None, execution_mode=None, id=None, name=None, no_code_upgrade_available=None, organization=None, project_id=None, source=None, source_module_id=None, source_name=None, source_url=None, tag_names=None):
+    def __init__(__self__, agent_pool_id=None, auto_apply=None, auto_destroy_activity_duration=None, description=None, execution_mode=None, id=None, module_version=None, name=None, no_code_module_id=None, no_code_upgrade_available=None, organization=None, project_id=None, source=None, source_module_id=None, source_name=None, source_url=None, tag_names=None):
         if agent_pool_id and not isinstance(agent_pool_id, str):
             raise TypeError("Expected argument 'agent_pool_id' to be a str")
         pulumi.set(__self__, "agent_pool_id", agent_pool_id)
@@ -42,9 +42,15 @@ class GetWorkspaceResult:
         if id and not isinstance(id, str):
             raise TypeError("Expected argument 'id' to be a str")
         pulumi.set(__self__, "id", id)
+        if module_version and not isinstance(module_version, str):
+            raise TypeError("Expected argument 'module_version' to be a str")
+        pulumi.set(__self__, "module_version", module_version)
         if name and not isinstance(name, str):
             raise TypeError("Expected argument 'name' to be a str")
         pulumi.set(__self__, "name", name)
+        if no_code_module_id and not isinstance(no_code_module_id, str):
+            raise TypeError("Expected argument 'no_code_module_id' to be a str")
+        pulumi.set(__self__, "no_code_module_id", no_code_module_id)
         if no_code_upgrade_available and not isinstance(no_code_upgrade_available, bool):
             raise TypeError("Expected argument 'no_code_upgrade_available' to be a bool")
         pulumi.set(__self__, "no_code_upgrade_available", no_code_upgrade_available)
@@ -119,12 +125,28 @@ class GetWorkspaceResult:
         return pulumi.get(self, "id")
 
     @_builtins.property
+    @pulumi.getter(name="moduleVersion")
+    def module_version(self) -> Optional[_builtins.str]:
+        """
+        The module version it runs (e.g. `1.0.0`), of the no-code module it was made from; left out for a workspace not made from one.
+        """
+        return pulumi.get(self, "module_version")
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> _builtins.str:
         """
         The workspace's name.
         """
         return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="noCodeModuleId")
+    def no_code_module_id(self) -> Optional[_builtins.str]:
+        """
+        The no-code module (`nocode-…`) it was made from; left out for a workspace not made from one.
+        """
+        return pulumi.get(self, "no_code_module_id")
 
     @_builtins.property
     @pulumi.getter(name="noCodeUpgradeAvailable")
@@ -203,7 +225,9 @@ class AwaitableGetWorkspaceResult(GetWorkspaceResult):
             description=self.description,
             execution_mode=self.execution_mode,
             id=self.id,
+            module_version=self.module_version,
             name=self.name,
+            no_code_module_id=self.no_code_module_id,
             no_code_upgrade_available=self.no_code_upgrade_available,
             organization=self.organization,
             project_id=self.project_id,
@@ -248,7 +272,9 @@ def get_workspace(name: Optional[_builtins.str] = None,
         description=pulumi.get(__ret__, 'description'),
         execution_mode=pulumi.get(__ret__, 'execution_mode'),
         id=pulumi.get(__ret__, 'id'),
+        module_version=pulumi.get(__ret__, 'module_version'),
         name=pulumi.get(__ret__, 'name'),
+        no_code_module_id=pulumi.get(__ret__, 'no_code_module_id'),
         no_code_upgrade_available=pulumi.get(__ret__, 'no_code_upgrade_available'),
         organization=pulumi.get(__ret__, 'organization'),
         project_id=pulumi.get(__ret__, 'project_id'),
@@ -290,7 +316,9 @@ def get_workspace_output(name: pulumi.Input[Optional[_builtins.str]] = None,
         description=pulumi.get(__response__, 'description'),
         execution_mode=pulumi.get(__response__, 'execution_mode'),
         id=pulumi.get(__response__, 'id'),
+        module_version=pulumi.get(__response__, 'module_version'),
         name=pulumi.get(__response__, 'name'),
+        no_code_module_id=pulumi.get(__response__, 'no_code_module_id'),
         no_code_upgrade_available=pulumi.get(__response__, 'no_code_upgrade_available'),
         organization=pulumi.get(__response__, 'organization'),
         project_id=pulumi.get(__response__, 'project_id'),

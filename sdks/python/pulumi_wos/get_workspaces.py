@@ -83,7 +83,8 @@ class AwaitableGetWorkspacesResult(GetWorkspacesResult):
             workspaces=self.workspaces)
 
 
-def get_workspaces(organization: Optional[_builtins.str] = None,
+def get_workspaces(no_code_module_id: Optional[_builtins.str] = None,
+                   organization: Optional[_builtins.str] = None,
                    project_id: Optional[_builtins.str] = None,
                    search: Optional[_builtins.str] = None,
                    opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetWorkspacesResult:
@@ -103,11 +104,13 @@ def get_workspaces(organization: Optional[_builtins.str] = None,
     pulumi.export("workspaceIds", in_apps.ids)
     ```
 
+    :param _builtins.str no_code_module_id: Only the workspaces made from this no-code module (`nocode-…`), whichever of its versions they run.
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.
     :param _builtins.str project_id: Only the workspaces of this project (`prj-…`).
     :param _builtins.str search: Only workspaces whose name holds this text, in any case (every character literal).
     """
     __args__ = dict()
+    __args__['noCodeModuleId'] = no_code_module_id
     __args__['organization'] = organization
     __args__['projectId'] = project_id
     __args__['search'] = search
@@ -119,7 +122,8 @@ def get_workspaces(organization: Optional[_builtins.str] = None,
         names=pulumi.get(__ret__, 'names'),
         organization=pulumi.get(__ret__, 'organization'),
         workspaces=pulumi.get(__ret__, 'workspaces'))
-def get_workspaces_output(organization: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+def get_workspaces_output(no_code_module_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                          organization: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           project_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           search: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWorkspacesResult]:
@@ -139,11 +143,13 @@ def get_workspaces_output(organization: pulumi.Input[Optional[Optional[_builtins
     pulumi.export("workspaceIds", in_apps.ids)
     ```
 
+    :param _builtins.str no_code_module_id: Only the workspaces made from this no-code module (`nocode-…`), whichever of its versions they run.
     :param _builtins.str organization: Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`.
     :param _builtins.str project_id: Only the workspaces of this project (`prj-…`).
     :param _builtins.str search: Only workspaces whose name holds this text, in any case (every character literal).
     """
     __args__ = dict()
+    __args__['noCodeModuleId'] = no_code_module_id
     __args__['organization'] = organization
     __args__['projectId'] = project_id
     __args__['search'] = search

@@ -16,6 +16,7 @@ from . import _utilities
 
 __all__ = [
     'GetNoCodeModuleVariableOption',
+    'GetNoCodeModuleWorkspace',
     'GetProjectsProject',
     'GetWorkspacesWorkspace',
     'NoCodeModuleVariableOptionSet',
@@ -77,6 +78,62 @@ class GetNoCodeModuleVariableOption(dict):
         That variable's declared type (`string`, `number`, ...).
         """
         return pulumi.get(self, "variable_type")
+
+
+@pulumi.output_type
+class GetNoCodeModuleWorkspace(dict):
+    """
+    A workspace made from a no-code module, as `getNoCodeModule` answers it.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 module_version: _builtins.str,
+                 name: _builtins.str,
+                 no_code_upgrade_available: _builtins.bool):
+        """
+        A workspace made from a no-code module, as `getNoCodeModule` answers it.
+
+        :param _builtins.str id: `ws-…`
+        :param _builtins.str module_version: The module version it runs, e.g. `1.0.0`.
+        :param _builtins.str name: The workspace's name.
+        :param _builtins.bool no_code_upgrade_available: Whether the module has a newer version than the one it runs.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "module_version", module_version)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "no_code_upgrade_available", no_code_upgrade_available)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        `ws-…`
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="moduleVersion")
+    def module_version(self) -> _builtins.str:
+        """
+        The module version it runs, e.g. `1.0.0`.
+        """
+        return pulumi.get(self, "module_version")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The workspace's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="noCodeUpgradeAvailable")
+    def no_code_upgrade_available(self) -> _builtins.bool:
+        """
+        Whether the module has a newer version than the one it runs.
+        """
+        return pulumi.get(self, "no_code_upgrade_available")
 
 
 @pulumi.output_type
@@ -164,6 +221,8 @@ class GetWorkspacesWorkspace(dict):
                  agent_pool_id: Optional[_builtins.str] = None,
                  auto_destroy_activity_duration: Optional[_builtins.str] = None,
                  description: Optional[_builtins.str] = None,
+                 module_version: Optional[_builtins.str] = None,
+                 no_code_module_id: Optional[_builtins.str] = None,
                  source: Optional[_builtins.str] = None,
                  source_module_id: Optional[_builtins.str] = None,
                  source_name: Optional[_builtins.str] = None,
@@ -182,6 +241,8 @@ class GetWorkspacesWorkspace(dict):
         :param _builtins.str agent_pool_id: The agent pool (`apool-…`), with `agent`.
         :param _builtins.str auto_destroy_activity_duration: The auto-destroy duration it inherits from its project, when set.
         :param _builtins.str description: The description; left out when none is set.
+        :param _builtins.str module_version: The module version it runs (e.g. `1.0.0`), of the no-code module it was made from; left out for a workspace not made from one.
+        :param _builtins.str no_code_module_id: The no-code module (`nocode-…`) it was made from; left out for a workspace not made from one.
         :param _builtins.str source: How it was made: `tfe-api` (the API or a seed) or `tfe-module` (a no-code module).
         :param _builtins.str source_module_id: The registry module (`mod-…`) of the no-code module it was made from, if any.
         :param _builtins.str source_name: The application shown as having made the workspace; left out when none.
@@ -201,6 +262,10 @@ class GetWorkspacesWorkspace(dict):
             pulumi.set(__self__, "auto_destroy_activity_duration", auto_destroy_activity_duration)
         if description is not None:
             pulumi.set(__self__, "description", description)
+        if module_version is not None:
+            pulumi.set(__self__, "module_version", module_version)
+        if no_code_module_id is not None:
+            pulumi.set(__self__, "no_code_module_id", no_code_module_id)
         if source is not None:
             pulumi.set(__self__, "source", source)
         if source_module_id is not None:
@@ -297,6 +362,22 @@ class GetWorkspacesWorkspace(dict):
         The description; left out when none is set.
         """
         return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="moduleVersion")
+    def module_version(self) -> Optional[_builtins.str]:
+        """
+        The module version it runs (e.g. `1.0.0`), of the no-code module it was made from; left out for a workspace not made from one.
+        """
+        return pulumi.get(self, "module_version")
+
+    @_builtins.property
+    @pulumi.getter(name="noCodeModuleId")
+    def no_code_module_id(self) -> Optional[_builtins.str]:
+        """
+        The no-code module (`nocode-…`) it was made from; left out for a workspace not made from one.
+        """
+        return pulumi.get(self, "no_code_module_id")
 
     @_builtins.property
     @pulumi.getter
