@@ -117,6 +117,8 @@ describe("the packed pulumi-wos", () => {
             "axios-retry",
             "http-proxy-agent",
             "https-proxy-agent",
+            // The client's pacing to the service's rate limit (sdk/requestPacing.ts).
+            "limiter",
             "proxy-from-env",
             "zod",
         ]);
