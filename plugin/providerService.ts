@@ -22,7 +22,7 @@ import { currentAddress, currentOrganization, currentToken, ScopedCredentials, w
 import type { LookupSettings } from "../provider/handlers/lookups";
 import { ProviderOperationError } from "../provider/handlers/operationErrors";
 import { withCancellation, withUpgradeLogger } from "../provider/handlers/upgradeRunner";
-import { changedConfig, checkConfig, credentialsFromConfigure } from "./configuration";
+import { changedConfig, checkConfig, credentialsFromConfigure, planUpgradesInPreviewFromConfigure } from "./configuration";
 import type { EngineLog } from "./engineLog";
 import type { FunctionBinding } from "./functionBinding";
 import { type ItemChange, itemChanges } from "./itemDiff";
@@ -74,6 +74,8 @@ function typeOf(request: { getType(): string; getUrn(): string }): string {
 export class WosProviderService {
     /** The configuration every operation runs with; the environment variables only until `Configure`. */
     #credentials = new ScopedCredentials({});
+    /** `planUpgradesInPreview` of the configuration: a preview of an update plans a no-code workspace's upgrade. */
+    #planUpgradesInPreview = false;
     readonly #resources = new Map<string, ResourceBinding>(RESOURCE_BINDINGS.map((binding) => [binding.schema.token, binding]));
     readonly #functions = new Map<string, FunctionBinding>(FUNCTION_BINDINGS.map((binding) => [binding.schema.token, binding]));
     readonly #schemaText = JSON.stringify(wosPackageSchema);
@@ -141,7 +143,9 @@ export class WosProviderService {
 
     private async configure(request: rpc.ConfigureRequest): Promise<rpc.ConfigureResponse> {
         const variables = new Map(request.getVariablesMap().toArray() as [string, string][]);
-        this.#credentials = credentialsFromConfigure(request.getArgs() ? bagOf(request.getArgs()) : undefined, variables);
+        const args = request.getArgs() ? bagOf(request.getArgs()) : undefined;
+        this.#credentials = credentialsFromConfigure(args, variables);
+        this.#planUpgradesInPreview = planUpgradesInPreviewFromConfigure(args, variables);
         return new rpc.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
     }
 
@@ -309,6 +313,9 @@ export class WosProviderService {
         const sent = bagOf(request.getNews());
         const news = handlerInputsOf(binding, sent);
         if (request.getPreview()) {
+            const planInPreview = this.#planUpgradesInPreview ? binding.handlers.planInPreview : undefined;
+            // The plan's progress is shown under the resource, and a plan that errors fails the preview.
+            if (planInPreview) await this.scoped(() => planInPreview(request.getId(), olds, news), request.getUrn());
             return new rpc.UpdateResponse().setProperties(structOf(this.engineOutputs(binding, this.previewOutputs(binding, news, olds), sent)));
         }
         const result = await this.scoped(() => binding.handlers.update(request.getId(), olds, news), request.getUrn()).catch((failure: unknown) => {

@@ -19,6 +19,11 @@ export interface ResourceHandlers {
     read(id: string, props?: PropertyBag): Promise<dynamic.ReadResult>;
     update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult>;
     delete(id: string, props?: PropertyBag): Promise<void>;
+    /**
+     * What a preview of an update does on the service when the provider is configured `planUpgradesInPreview`
+     * (a no-code workspace's upgrade plan, left unconfirmed); a resource without it writes nothing in a preview.
+     */
+    planInPreview?(id: string, olds: PropertyBag, news: PropertyBag): Promise<unknown>;
 }
 
 /** One resource of the plugin. */

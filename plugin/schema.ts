@@ -51,7 +51,7 @@ export const FUNCTION_BINDINGS: readonly FunctionBinding[] = [
  * process, as the dynamic resources' configuration does; the fallback is the plugin's, so that no token read
  * from the environment ever reaches the state.
  */
-export const CONFIG_VARIABLES: Record<"address" | "token" | "organization", PropertySpec> = {
+export const CONFIG_VARIABLES: Record<"address" | "token" | "organization" | "planUpgradesInPreview", PropertySpec> = {
     address: {
         type: "string",
         description:
@@ -70,6 +70,13 @@ export const CONFIG_VARIABLES: Record<"address" | "token" | "organization", Prop
         description:
             "The default organization: of every resource and lookup that leaves `organization` out; default: the environment " +
             "variable `WOS_ORGANIZATION`. A resource made with it records it in its inputs.",
+    },
+    planUpgradesInPreview: {
+        type: "boolean",
+        description:
+            "Whether `pulumi preview` plans the upgrade of each no-code workspace whose vars or version change: it starts the " +
+            "upgrade's plan, waits until it has finished planning and shows its status and plan URL under the workspace, never " +
+            "confirming it; a plan that errors fails the preview. The `up` that follows plans again. Default `false`.",
     },
 };
 

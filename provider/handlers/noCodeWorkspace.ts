@@ -54,7 +54,7 @@ import {
     type WorkspaceSetting,
     type WorkspaceSettingOutputs,
 } from "./workspaceSettings";
-import { DEFAULT_UPGRADE_TIMEOUT_SECONDS, runUpgrade, UpgradeFailure, type LastUpgrade } from "./upgradeRunner";
+import { DEFAULT_UPGRADE_TIMEOUT_SECONDS, logUpgrade, planUpgrade, runUpgrade, UpgradeFailure, type LastUpgrade } from "./upgradeRunner";
 
 // The upgrade runner's knobs, where the tests, the benchmarks and earlier versions of this module have them.
 export { DEFAULT_UPGRADE_POLL_MS, DEFAULT_UPGRADE_TIMEOUT_SECONDS, setUpgradeLogger, type LastUpgrade, type UpgradeLogger } from "./upgradeRunner";
@@ -570,6 +570,55 @@ async function updateWholeVars(id: string, olds: PropertyBag, news: PropertyBag)
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// the upgrade's plan in a preview
+
+/**
+ * What a preview of an update does when the provider plans upgrades in previews (the native plugin's
+ * `planUpgradesInPreview`): when the update would upgrade the workspace, start its plan and wait until it has
+ * finished planning (its status and plan URL in the log), never confirming it. A plan that errors, or the
+ * deadline, fails the preview with the status and the plan URL; nothing else is changed. Answers the plan's
+ * run, or nothing when no upgrade would run or none can be planned yet (said in the log):
+ *
+ * - a var or `moduleVersion` not known until the `up` (another resource's output);
+ * - a `moduleVersion` the module does not pin yet: the service plans towards the module's pin, so a version
+ *   the same `up` pins first cannot be planned before it (the pin raised first, `pulumi up --target`, can).
+ */
+async function planWholeVarsInPreview(id: string, olds: PropertyBag, news: PropertyBag): Promise<LastUpgrade | undefined> {
+    const inputs = news as unknown as NoCodeWorkspaceInputs;
+    const what = describe(inputs, id);
+    const plan = planUpdate(olds, news);
+    if (!plan.upgrade) return undefined;
+    if (containsUnknown(news.vars) || isUnknown(news.moduleVersion) || isUnknown(news.noCodeModuleId)) {
+        logUpgrade(what, "no upgrade plan in this preview: its vars or version are known only during the update; `pulumi up` plans it");
+        return undefined;
+    }
+    const client = clientFromCredentials();
+    const module = await readModule(client, what, "preview (upgrade plan)", inputs.noCodeModuleId);
+    if (inputs.moduleVersion !== undefined && inputs.moduleVersion !== module.versionPin) {
+        logUpgrade(
+            what,
+            `no upgrade plan in this preview: moduleVersion '${inputs.moduleVersion}' is not yet the version no-code module ` +
+                `${module.id} pins ('${module.versionPin}'), and the service plans towards the pin; the update plans it once ` +
+                "the pin is raised (raise it first with `pulumi up --target` on the module to see the plan in a preview)",
+        );
+        return undefined;
+    }
+    try {
+        return await planUpgrade({
+            client,
+            noCodeModuleId: inputs.noCodeModuleId,
+            workspaceId: id,
+            vars: requestVars(inputs.vars),
+            timeoutSeconds: inputs.upgradeTimeoutSeconds ?? DEFAULT_UPGRADE_TIMEOUT_SECONDS,
+            what,
+        });
+    } catch (failure) {
+        const wave = inputs.rolloutWave === undefined ? "" : `, rollout wave ${inputs.rolloutWave}`;
+        throw operationError(what, `preview (upgrade plan${wave})`, failure);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // delete
 
 /** Deletes the workspace; one already gone counts as deleted. */
@@ -663,6 +712,15 @@ export async function read(id: string, props?: PropertyBag): Promise<dynamic.Rea
         ...(result.props ? { props: withValuesApart(result.props as Record<string, unknown>, keys) } : {}),
         ...(result.inputs ? { inputs: withValuesApart(result.inputs as Record<string, unknown>, keys) } : {}),
     };
+}
+
+/**
+ * The upgrade's plan of an update, made during a preview and left unconfirmed (see {@link planWholeVarsInPreview}):
+ * the native plugin calls it when `planUpgradesInPreview` is set. The dynamic provider host never runs an
+ * update during a preview, so the dynamic resource never gets here.
+ */
+export async function planInPreview(id: string, olds: PropertyBag, news: PropertyBag): Promise<LastUpgrade | undefined> {
+    return planWholeVarsInPreview(id, withWholeVars(olds), withWholeVars(news));
 }
 
 export async function update(id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.UpdateResult> {

@@ -77,6 +77,11 @@ export function withUpgradeLogger<T>(logger: UpgradeLogger, operation: () => T):
     return operationLogger.run(logger, operation);
 }
 
+/** Writes one line of an upgrade's progress, naming the resource (`what`), where the operation's lines go. */
+export function logUpgrade(what: string, message: string): void {
+    (operationLogger.getStore() ?? upgradeLogger)(`${what}: ${message}`);
+}
+
 /**
  * The cancellation of the operation under way, when it runs inside {@link withCancellation}: the native plugin
  * aborts it when the engine sends `Cancel` (the CLI interrupted), so an upgrade stops waiting for its plan at
@@ -196,15 +201,23 @@ export interface UpgradeRequest {
     what: string;
 }
 
+/** A plan that finished planning: the run as it ended, its plan URL, and the log of its upgrade. */
+interface FinishedPlan {
+    finished: WorkspaceUpgrade;
+    planUrl: string;
+    log: UpgradeLogger;
+    signal: AbortSignal | undefined;
+}
+
 /**
- * The upgrade: initiate with the whole `vars` list, poll the plan with backoff until `deadline` (each status
- * and the plan URL to the log), confirm `planned` / `cost_estimated`, nothing to confirm for
- * `planned_and_finished`. Any other end, or the deadline, throws an {@link UpgradeFailure} with the status and
- * the plan URL; the plan is then left unconfirmed (a later upgrade starts a new one).
+ * Initiates the upgrade with the whole `vars` list and polls its plan with backoff until it has finished
+ * planning or the deadline passes (each status and the plan URL to the log). A plan that ends any other way
+ * than `planned`, `cost_estimated` or `planned_and_finished`, or the deadline, throws an
+ * {@link UpgradeFailure} with the status and the plan URL; nothing is confirmed here.
  */
-export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> {
+async function planToItsEnd(request: UpgradeRequest): Promise<FinishedPlan> {
     const { client, workspaceId, noCodeModuleId, vars, timeoutSeconds } = request;
-    const log: UpgradeLogger = (message) => (operationLogger.getStore() ?? upgradeLogger)(`${request.what}: ${message}`);
+    const log: UpgradeLogger = (message) => logUpgrade(request.what, message);
     const deadline = Date.now() + timeoutSeconds * 1000;
     const signal = operationSignal.getStore();
     const started = await initiateUpgrade(client, workspaceId, noCodeModuleId, vars, deadline, log, signal);
@@ -213,9 +226,8 @@ export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> 
     // Stryker disable next-line LogicalOperator: this service answers every read of an upgrade with the plan URL of its start, so the fallback is never taken
     const planUrlOf = (upgrade: { planUrl: string }) => upgrade.planUrl || started.planUrl;
     let lastStatus = started.status;
-    let finished: WorkspaceUpgrade;
     try {
-        finished = await client.noCodeModules.waitForPlan(started, {
+        const finished = await client.noCodeModules.waitForPlan(started, {
             deadline,
             initialDelayMs: firstPollDelayMs(),
             maxDelayMs: MAX_UPGRADE_POLL_MS,
@@ -226,6 +238,7 @@ export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> 
                 log(`upgrade ${upgrade.id}: ${upgrade.status} (plan: ${planUrlOf(upgrade)})`);
             },
         });
+        return { finished, planUrl: planUrlOf(finished), log, signal };
     } catch (failure) {
         if (signal?.aborted) throw canceledUpgrade(started.id, lastStatus, started.planUrl);
         if (WosPlanFailedError.isInstance(failure)) {
@@ -250,7 +263,17 @@ export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> 
             planUrl: started.planUrl,
         });
     }
-    const planUrl = planUrlOf(finished);
+}
+
+/**
+ * The upgrade: initiate with the whole `vars` list, poll the plan with backoff until `deadline` (each status
+ * and the plan URL to the log), confirm `planned` / `cost_estimated`, nothing to confirm for
+ * `planned_and_finished`. Any other end, or the deadline, throws an {@link UpgradeFailure} with the status and
+ * the plan URL; the plan is then left unconfirmed (a later upgrade starts a new one).
+ */
+export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> {
+    const { client, workspaceId, noCodeModuleId } = request;
+    const { finished, planUrl, log, signal } = await planToItsEnd(request);
     if (finished.status === "planned_and_finished") {
         log(`upgrade ${finished.id}: planned_and_finished, nothing to apply (plan: ${planUrl})`);
         return { id: finished.id, status: finished.status, planUrl };
@@ -268,6 +291,19 @@ export async function runUpgrade(request: UpgradeRequest): Promise<LastUpgrade> 
     }
     log(`upgrade ${finished.id}: ${finished.status}, confirmed and applied (plan: ${planUrl})`);
     return { id: finished.id, status: "applied", planUrl };
+}
+
+/**
+ * The upgrade's plan alone, as a preview makes it (`planUpgradesInPreview`): initiate, poll until the plan has
+ * finished planning, and leave it unconfirmed, saying so in the log with its status and plan URL. A plan that
+ * errors (or the deadline) throws the {@link UpgradeFailure} {@link runUpgrade} would. The `up` that follows
+ * plans again: its initiate discards this unconfirmed plan.
+ */
+export async function planUpgrade(request: UpgradeRequest): Promise<LastUpgrade> {
+    const { finished, planUrl, log } = await planToItsEnd(request);
+    const outcome = finished.status === "planned_and_finished" ? "nothing to apply" : "not confirmed: the preview applies nothing, and `pulumi up` plans again";
+    log(`upgrade plan ${finished.id}: ${finished.status}, ${outcome} (plan: ${planUrl})`);
+    return { id: finished.id, status: finished.status, planUrl };
 }
 
 /** The failure of an upgrade that Pulumi canceled (the CLI interrupted): its run is left as it is, unconfirmed. */

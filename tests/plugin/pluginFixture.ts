@@ -77,10 +77,18 @@ export async function startFakeEngine(options: { answerDelayMs?: (call: number) 
     };
 }
 
-/** What `Configure` gets for a provider: its arguments (`token` a secret) and the stack config's variables. */
-export function providerConfig(address: string, token: string, organization?: string): { args: PropertyMap; variables: PropertyMap } {
-    const args: PropertyMap = { address, token: secret(token), ...(organization ? { organization } : {}) };
-    const variables: PropertyMap = { "wos:address": address, "wos:token": secret(token), ...(organization ? { "wos:organization": organization } : {}) };
+/**
+ * What `Configure` gets for a provider: its arguments (`token` a secret, `more` added as they are) and the stack
+ * config's variables (each of `more` as `wos:<key>`).
+ */
+export function providerConfig(address: string, token: string, organization?: string, more: PropertyMap = {}): { args: PropertyMap; variables: PropertyMap } {
+    const args: PropertyMap = { address, token: secret(token), ...(organization ? { organization } : {}), ...more };
+    const variables: PropertyMap = {
+        "wos:address": address,
+        "wos:token": secret(token),
+        ...(organization ? { "wos:organization": organization } : {}),
+        ...Object.fromEntries(Object.entries(more).map(([key, value]) => [`wos:${key}`, value])),
+    };
     return { args, variables };
 }
 
@@ -92,8 +100,11 @@ export interface PluginFixture {
     configured: ConfigureResult;
     /** The URN the engine gives a resource of the test stack. */
     urn(type: string, name: string): string;
-    /** Another plugin process (what the engine starts for an explicit provider), configured with `token`; closed with the fixture. */
-    anotherPlugin(token: string, organization?: string, address?: string): Promise<ProviderHost>;
+    /**
+     * Another plugin process (what the engine starts for an explicit provider), configured with `token` (and
+     * the configuration's other keys in `more`); closed with the fixture.
+     */
+    anotherPlugin(token: string, organization?: string, address?: string, more?: PropertyMap): Promise<ProviderHost>;
     close(): Promise<void>;
 }
 
@@ -113,10 +124,10 @@ async function startPluginFixture(options: PluginFixtureOptions): Promise<Plugin
     const server = await startTestServer(options.server);
     const engine = await startFakeEngine(options.engine);
     const plugins: ProviderHost[] = [];
-    const start = async (token: string, organization?: string, address = server.url): Promise<ProviderHost> => {
+    const start = async (token: string, organization?: string, address = server.url, more?: PropertyMap): Promise<ProviderHost> => {
         const plugin = await startPluginHost({ engineAddress: engine.address, env: options.env });
         plugins.push(plugin);
-        const { args, variables } = providerConfig(address, token, organization);
+        const { args, variables } = providerConfig(address, token, organization, more);
         await plugin.configure(variables, 10_000, args);
         return plugin;
     };

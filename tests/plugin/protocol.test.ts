@@ -40,6 +40,18 @@ describe("CheckConfig", () => {
         ]);
     });
 
+    test("takes planUpgradesInPreview as a boolean or its text (how the stack config and the SDKs send it), and fails anything else, naming the key", async () => {
+        for (const value of [true, false, "true", "False", " TRUE "]) {
+            expect({ value, failures: (await fx.plugin.checkConfig(PROVIDER_URN, {}, { planUpgradesInPreview: value })).failures }).toEqual({ value, failures: [] });
+        }
+        for (const value of ["yes", "1", 1, ["true"]]) {
+            expect({ value, failures: (await fx.plugin.checkConfig(PROVIDER_URN, {}, { planUpgradesInPreview: value })).failures }).toEqual({
+                value,
+                failures: [{ property: "planUpgradesInPreview", reason: "planUpgradesInPreview must be a boolean (true or false)" }],
+            });
+        }
+    });
+
     test("lets an unknown value pass (a provider configured from another resource's output, during preview)", async () => {
         const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
         expect((await fx.plugin.checkConfig(PROVIDER_URN, {}, { address: unknown, token: unknown })).failures).toEqual([]);
@@ -56,6 +68,19 @@ describe("DiffConfig", () => {
             replaces: [],
             hasDetailedDiff: true,
             detailedDiff: { address: "UPDATE", token: "UPDATE", organization: "UPDATE" },
+        });
+    });
+
+    test("planUpgradesInPreview switched is an update of the provider; its text and its boolean, or unset and false, are no change", async () => {
+        const olds = { address: fx.server.url, planUpgradesInPreview: "true" };
+        expect(await fx.plugin.diffConfig(PROVIDER_URN, olds, { ...olds, planUpgradesInPreview: true })).toMatchObject({ changes: "none" });
+        expect(await fx.plugin.diffConfig(PROVIDER_URN, { address: fx.server.url }, { address: fx.server.url, planUpgradesInPreview: "false" })).toMatchObject({
+            changes: "none",
+        });
+        expect(await fx.plugin.diffConfig(PROVIDER_URN, olds, { ...olds, planUpgradesInPreview: "false" })).toMatchObject({
+            changes: "some",
+            replaces: [],
+            detailedDiff: { planUpgradesInPreview: "UPDATE" },
         });
     });
 });
