@@ -72,12 +72,23 @@ export async function benchFleet(): Promise<void> {
                 await program.pulumi(["plugin", "install", "resource", "wos", pluginVersion(), "--file", packed!.file]);
                 const measured = async (what: string, args: string[]) => {
                     const [requestsBefore, refusedBefore] = [proxy.count(), proxy.refused()];
+                    const startedAt = performance.now();
                     const command = await program.pulumi(args);
+                    const endedAt = performance.now();
                     const requests = proxy.count() - requestsBefore;
+                    const arrivals = proxy.arrivals.slice(requestsBefore);
                     const refused = proxy.refused() - refusedBefore;
                     reportBeside(`${what} of ${size} workspaces, wall`, command.wallMs / 1000, `${requests} requests / ${RATE_LIMIT} a second`, requests / RATE_LIMIT, "s", {
                         ratio: TARGET,
                     });
+                    // Where the wall time goes: before the first request (the CLI, the program, the plugin starting),
+                    // between the first and the last (the pace itself), after the last (the engine finishing).
+                    const span = (arrivals.at(-1)! - arrivals[0]!) / 1000;
+                    console.log(
+                        `  first request after ${formatNumber((arrivals[0]! - startedAt) / 1000)} s; the requests over ${formatNumber(span)} s ` +
+                            `(${formatNumber((requests - 1) / span)} a second, ${formatNumber((requests - 1) / span / RATE_LIMIT)} of the limit); ` +
+                            `the command ended ${formatNumber((endedAt - arrivals.at(-1)!) / 1000)} s after the last`,
+                    );
                     console.log(
                         `  answered 429: ${refused} of ${requests} (${formatNumber((100 * refused) / requests)}%)  target <= ${100 * MOST_REFUSED}%: ` +
                             `${refused <= MOST_REFUSED * requests ? "met" : "NOT met"}; nothing failed (the up exited 0)`,

@@ -653,15 +653,19 @@ export async function startCountingProxy(target: string): Promise<{
     refused(): number;
     /** `GET /api/v2/...` of each request since the last call, in order. */
     take(): string[];
+    /** When each request arrived (`performance.now()`, ms), in order. */
+    arrivals: number[];
     close(): Promise<void>;
 }> {
     const upstream = new URL(target);
     let forwarded = 0;
     let refused = 0;
     let seen: string[] = [];
+    const arrivals: number[] = [];
     const agent = new http.Agent({ keepAlive: true });
     const proxy = http.createServer((request, response) => {
         forwarded++;
+        arrivals.push(performance.now());
         seen.push(`${request.method} ${request.url}`);
         const outgoing = http.request(
             { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers, agent },
@@ -680,6 +684,7 @@ export async function startCountingProxy(target: string): Promise<{
         url: `http://127.0.0.1:${address.port}`,
         count: () => forwarded,
         refused: () => refused,
+        arrivals,
         take: () => {
             const taken = seen;
             seen = [];

@@ -182,6 +182,27 @@ function varsForEngine(vars: pulumi.Input<pulumi.Input<NoCodeWorkspaceVarArgs>[]
     };
 }
 
+/** Where a user reads how to see upgrade plans in a preview from a TypeScript program. */
+const PLANS_IN_PREVIEW_DOCS = "https://github.com/pulumi-wos/pulumi-wos/blob/HEAD/docs/reference.md#upgrade-plans-in-a-preview";
+
+let warnedThatPreviewsCannotPlan = false;
+
+/**
+ * A stack configured `wos:planUpgradesInPreview` expects its previews to plan upgrades, which the dynamic
+ * resources cannot do: Pulumi's dynamic provider host never runs an update during a preview. So a preview
+ * says so once, as a warning of the stack, instead of silently planning nothing.
+ */
+function warnThatPreviewsCannotPlan(): void {
+    if (warnedThatPreviewsCannotPlan || !pulumi.runtime.isDryRun()) return;
+    if (new pulumi.Config("wos").get("planUpgradesInPreview")?.trim().toLowerCase() !== "true") return;
+    warnedThatPreviewsCannotPlan = true;
+    void pulumi.log.warn(
+        "wos:planUpgradesInPreview is set, but pulumi-wos's dynamic resources cannot plan upgrades in a preview " +
+            "(Pulumi's dynamic provider host never runs an update during a preview): this preview starts no plan. " +
+            `The native plugin's resources can; see ${PLANS_IN_PREVIEW_DOCS}`,
+    );
+}
+
 /**
  * A workspace made from a no-code module (type token `pulumi-nodejs:dynamic/wos:NoCodeWorkspace`). A change of
  * `vars` or `moduleVersion` runs an upgrade during `pulumi up`: the plan is started, watched (its statuses
@@ -248,6 +269,7 @@ export class NoCodeWorkspace extends pulumi.dynamic.Resource {
      * @param opts Resource options.
      */
     constructor(name: string, args: NoCodeWorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
+        warnThatPreviewsCannotPlan();
         const engineVars = varsForEngine(args.vars);
         super(
             noCodeWorkspaceProvider,

@@ -147,6 +147,31 @@ exampleLifecycleTests(
             }
         });
 
+        test("with wos:planUpgradesInPreview set, a preview of the dynamic resources warns once that it plans nothing, and plans nothing", async () => {
+            await stack.deployed();
+            const program = stack.program();
+            const service = stack.service();
+            const from = await configuredVersion(stack);
+            await program.setConfig("wos:planUpgradesInPreview", "true");
+            try {
+                const before = await versionsOnService(service);
+                await program.setConfig("bucketVersion", VERSIONS.find((version) => version !== from)!);
+                const preview = await program.pulumi(["preview"]);
+                expect(preview.output).toMatch(/~ 3 to update/);
+                // Once among the stack's diagnostics (the CLI's progress lines show it as it comes, too).
+                const diagnostics = preview.output.slice(preview.output.indexOf("Diagnostics:"));
+                const warnings = diagnostics.match(/wos:planUpgradesInPreview is set, but pulumi-wos's dynamic resources cannot plan upgrades in a preview/g) ?? [];
+                expect(warnings).toHaveLength(1);
+                expect(diagnostics).toMatch(/pulumi:pulumi:Stack \(wos-no-code-dev\):\n\s+warning: wos:planUpgradesInPreview is set/);
+                expect(preview.output).toContain("https://github.com/pulumi-wos/pulumi-wos/blob/HEAD/docs/reference.md#upgrade-plans-in-a-preview");
+                expect(preview.output).not.toMatch(/upgrade (plan )?run-/);
+                expect(await versionsOnService(service)).toEqual(before);
+            } finally {
+                await program.pulumi(["config", "rm", "wos:planUpgradesInPreview"]);
+                await program.setConfig("bucketVersion", from);
+            }
+        });
+
         test("a failed plan fails the `up` with its status and plan URL, changes neither state nor workspaces, and the next `up` converges", async () => {
             await stack.deployed();
             const program = stack.program();

@@ -95,13 +95,17 @@ describe("the package", () => {
         });
     });
 
-    test("its configuration and its provider take address, token (a secret) and organization", () => {
+    test("its configuration and its provider take address, token (a secret), organization and the boolean planUpgradesInPreview", () => {
         for (const variables of [wosPackageSchema.config.variables, wosPackageSchema.provider.inputProperties]) {
-            expect(Object.keys(variables).sort()).toEqual(["address", "organization", "token"]);
+            expect(Object.keys(variables).sort()).toEqual(["address", "organization", "planUpgradesInPreview", "token"]);
             expect(variables.token).toMatchObject({ type: "string", secret: true });
             expect(variables.address!.secret).toBeUndefined();
             expect(variables.organization!.secret).toBeUndefined();
-            for (const variable of Object.values(variables)) expect(variable.description).toEqual(expect.stringMatching(/WOS_[A-Z]+/));
+            for (const key of ["address", "token", "organization"]) expect(variables[key]!.description).toEqual(expect.stringMatching(/WOS_[A-Z]+/));
+            // No environment variable turns plans in previews on: only the stack or the program does.
+            expect(variables.planUpgradesInPreview).toMatchObject({ type: "boolean" });
+            expect(variables.planUpgradesInPreview!.description).not.toMatch(/WOS_/);
+            expect(variables.planUpgradesInPreview!.description).toMatch(/Default `false`/);
         }
     });
 

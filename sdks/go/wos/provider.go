@@ -51,6 +51,8 @@ type providerArgs struct {
 	Address *string `pulumi:"address"`
 	// The default organization: of every resource and lookup that leaves `organization` out; default: the environment variable `WOS_ORGANIZATION`. A resource made with it records it in its inputs.
 	Organization *string `pulumi:"organization"`
+	// Whether `pulumi preview` plans the upgrade of each no-code workspace whose vars or version change: it starts the upgrade's plan, waits until it has finished planning and shows its status and plan URL under the workspace, never confirming it; a plan that errors fails the preview. The `up` that follows plans again. Default `false`.
+	PlanUpgradesInPreview *bool `pulumi:"planUpgradesInPreview"`
 	// Team or user token of the service (`pulumi config set --secret wos:token …`); default: the environment variable `WOS_TOKEN`. Never in a resource's inputs or outputs, a log line or an error message.
 	Token *string `pulumi:"token"`
 }
@@ -61,6 +63,8 @@ type ProviderArgs struct {
 	Address pulumi.StringPtrInput
 	// The default organization: of every resource and lookup that leaves `organization` out; default: the environment variable `WOS_ORGANIZATION`. A resource made with it records it in its inputs.
 	Organization pulumi.StringPtrInput
+	// Whether `pulumi preview` plans the upgrade of each no-code workspace whose vars or version change: it starts the upgrade's plan, waits until it has finished planning and shows its status and plan URL under the workspace, never confirming it; a plan that errors fails the preview. The `up` that follows plans again. Default `false`.
+	PlanUpgradesInPreview pulumi.BoolPtrInput
 	// Team or user token of the service (`pulumi config set --secret wos:token …`); default: the environment variable `WOS_TOKEN`. Never in a resource's inputs or outputs, a log line or an error message.
 	Token pulumi.StringPtrInput
 }

@@ -21,18 +21,22 @@ class ProviderArgs:
     def __init__(__self__, *,
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
+                 plan_upgrades_in_preview: pulumi.Input[Optional[_builtins.bool]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] address: Address of the Workspace Organization Service, an http(s) URL; default: the environment variable `WOS_ADDRESS`, else `http://127.0.0.1:8787` (the local service).
         :param pulumi.Input[_builtins.str] organization: The default organization: of every resource and lookup that leaves `organization` out; default: the environment variable `WOS_ORGANIZATION`. A resource made with it records it in its inputs.
+        :param pulumi.Input[_builtins.bool] plan_upgrades_in_preview: Whether `pulumi preview` plans the upgrade of each no-code workspace whose vars or version change: it starts the upgrade's plan, waits until it has finished planning and shows its status and plan URL under the workspace, never confirming it; a plan that errors fails the preview. The `up` that follows plans again. Default `false`.
         :param pulumi.Input[_builtins.str] token: Team or user token of the service (`pulumi config set --secret wos:token …`); default: the environment variable `WOS_TOKEN`. Never in a resource's inputs or outputs, a log line or an error message.
         """
         if address is not None:
             pulumi.set(__self__, "address", address)
         if organization is not None:
             pulumi.set(__self__, "organization", organization)
+        if plan_upgrades_in_preview is not None:
+            pulumi.set(__self__, "plan_upgrades_in_preview", plan_upgrades_in_preview)
         if token is not None:
             pulumi.set(__self__, "token", token)
 
@@ -61,6 +65,18 @@ class ProviderArgs:
         pulumi.set(self, "organization", value)
 
     @_builtins.property
+    @pulumi.getter(name="planUpgradesInPreview")
+    def plan_upgrades_in_preview(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether `pulumi preview` plans the upgrade of each no-code workspace whose vars or version change: it starts the upgrade's plan, waits until it has finished planning and shows its status and plan URL under the workspace, never confirming it; a plan that errors fails the preview. The `up` that follows plans again. Default `false`.
+        """
+        return pulumi.get(self, "plan_upgrades_in_preview")
+
+    @plan_upgrades_in_preview.setter
+    def plan_upgrades_in_preview(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "plan_upgrades_in_preview", value)
+
+    @_builtins.property
     @pulumi.getter
     def token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -81,6 +97,7 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
+                 plan_upgrades_in_preview: pulumi.Input[Optional[_builtins.bool]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -90,6 +107,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] address: Address of the Workspace Organization Service, an http(s) URL; default: the environment variable `WOS_ADDRESS`, else `http://127.0.0.1:8787` (the local service).
         :param pulumi.Input[_builtins.str] organization: The default organization: of every resource and lookup that leaves `organization` out; default: the environment variable `WOS_ORGANIZATION`. A resource made with it records it in its inputs.
+        :param pulumi.Input[_builtins.bool] plan_upgrades_in_preview: Whether `pulumi preview` plans the upgrade of each no-code workspace whose vars or version change: it starts the upgrade's plan, waits until it has finished planning and shows its status and plan URL under the workspace, never confirming it; a plan that errors fails the preview. The `up` that follows plans again. Default `false`.
         :param pulumi.Input[_builtins.str] token: Team or user token of the service (`pulumi config set --secret wos:token …`); default: the environment variable `WOS_TOKEN`. Never in a resource's inputs or outputs, a log line or an error message.
         """
         ...
@@ -118,6 +136,7 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  address: pulumi.Input[Optional[_builtins.str]] = None,
                  organization: pulumi.Input[Optional[_builtins.str]] = None,
+                 plan_upgrades_in_preview: pulumi.Input[Optional[_builtins.bool]] = None,
                  token: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -130,6 +149,7 @@ class Provider(pulumi.ProviderResource):
 
             __props__.__dict__["address"] = address
             __props__.__dict__["organization"] = organization
+            __props__.__dict__["plan_upgrades_in_preview"] = pulumi.Output.from_input(plan_upgrades_in_preview).apply(pulumi.runtime.to_json) if plan_upgrades_in_preview is not None else None
             __props__.__dict__["token"] = None if token is None else pulumi.Output.secret(token)
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["token"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)

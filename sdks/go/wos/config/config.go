@@ -21,6 +21,11 @@ func GetOrganization(ctx *pulumi.Context) string {
 	return config.Get(ctx, "wos:organization")
 }
 
+// Whether `pulumi preview` plans the upgrade of each no-code workspace whose vars or version change: it starts the upgrade's plan, waits until it has finished planning and shows its status and plan URL under the workspace, never confirming it; a plan that errors fails the preview. The `up` that follows plans again. Default `false`.
+func GetPlanUpgradesInPreview(ctx *pulumi.Context) bool {
+	return config.GetBool(ctx, "wos:planUpgradesInPreview")
+}
+
 // Team or user token of the service (`pulumi config set --secret wos:token …`); default: the environment variable `WOS_TOKEN`. Never in a resource's inputs or outputs, a log line or an error message.
 func GetToken(ctx *pulumi.Context) string {
 	return config.Get(ctx, "wos:token")

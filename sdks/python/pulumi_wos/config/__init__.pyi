@@ -24,6 +24,11 @@ organization: Optional[str]
 The default organization: of every resource and lookup that leaves `organization` out; default: the environment variable `WOS_ORGANIZATION`. A resource made with it records it in its inputs.
 """
 
+planUpgradesInPreview: Optional[bool]
+"""
+Whether `pulumi preview` plans the upgrade of each no-code workspace whose vars or version change: it starts the upgrade's plan, waits until it has finished planning and shows its status and plan URL under the workspace, never confirming it; a plan that errors fails the preview. The `up` that follows plans again. Default `false`.
+"""
+
 token: Optional[str]
 """
 Team or user token of the service (`pulumi config set --secret wos:token …`); default: the environment variable `WOS_TOKEN`. Never in a resource's inputs or outputs, a log line or an error message.

@@ -35,6 +35,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('organization')
 
     @_builtins.property
+    def plan_upgrades_in_preview(self) -> Optional[bool]:
+        """
+        Whether `pulumi preview` plans the upgrade of each no-code workspace whose vars or version change: it starts the upgrade's plan, waits until it has finished planning and shows its status and plan URL under the workspace, never confirming it; a plan that errors fails the preview. The `up` that follows plans again. Default `false`.
+        """
+        return __config__.get_bool('planUpgradesInPreview')
+
+    @_builtins.property
     def token(self) -> Optional[str]:
         """
         Team or user token of the service (`pulumi config set --secret wos:token …`); default: the environment variable `WOS_TOKEN`. Never in a resource's inputs or outputs, a log line or an error message.
