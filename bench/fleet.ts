@@ -49,6 +49,8 @@ for (let index = 0; index < ${count}; index += 1) {
 
 export async function benchFleet(): Promise<void> {
     const sizes = envList("BENCH_FLEET_SIZES", ["100", "500"]).map(Number);
+    // The engine's parallelism: the CLI's default (4 a core: 8 here) unless `BENCH_FLEET_PARALLEL` says otherwise.
+    const parallel = process.env.BENCH_FLEET_PARALLEL ? ["--parallel", process.env.BENCH_FLEET_PARALLEL] : [];
     heading(
         `fleet (a no-code module and its workspaces through the plugin against wos-server --rate-limit ${RATE_LIMIT}: the up that makes them ` +
             `and the up that upgrades them all, each beside its floor, the least time its requests need at the limit)`,
@@ -94,10 +96,10 @@ export async function benchFleet(): Promise<void> {
                             `${refused <= MOST_REFUSED * requests ? "met" : "NOT met"}; nothing failed (the up exited 0)`,
                     );
                 };
-                await measured("pulumi up making the module and", ["up", "--yes", "--skip-preview"]);
+                await measured("pulumi up making the module and", ["up", "--yes", "--skip-preview", ...parallel]);
                 await program.pulumi(["config", "set", "bucketVersion", "1.1.0"]);
-                await measured("pulumi up upgrading (pin 1.0.0 -> 1.1.0)", ["up", "--yes", "--skip-preview"]);
-                await measured("pulumi destroy", ["destroy", "--yes", "--skip-preview"]);
+                await measured("pulumi up upgrading (pin 1.0.0 -> 1.1.0)", ["up", "--yes", "--skip-preview", ...parallel]);
+                await measured("pulumi destroy", ["destroy", "--yes", "--skip-preview", ...parallel]);
             } finally {
                 await proxy.close();
                 await server.stop();

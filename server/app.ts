@@ -5,13 +5,13 @@
  * Tests start it in-process on port 0; the CLI (`main.ts`) is a thin shell around the same two functions.
  */
 import { randomUUID, createHash } from "node:crypto";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from "fastify";
 import rateLimit from "@fastify/rate-limit";
 import { JSON_API_MEDIA_TYPE } from "../sdk/model";
 import { authenticate } from "./auth";
 import { FailedAuthenticationLimit } from "./authLimit";
 import type { AppContext, ServerOptions } from "./context";
-import { connectionLimits, connectionServerOptions, installConnectionHandling } from "./connections";
+import { connectionLimits, connectionServerOptions, installConnectionHandling, ROUTE_METHODS, SERVED_METHODS } from "./connections";
 import { installBodyParsing } from "./bodyParsing";
 import { isEmpty, openDatabase } from "./db";
 import { codeForStatus, ERROR_CODES, HttpError, httpError, titleFor } from "./errors";
@@ -203,9 +203,39 @@ function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
     return reply.code(error.statusCode).type(JSON_API_MEDIA_TYPE).send(error.toDocument());
 }
 
+/** The methods some route answers for the path of `url` (its query left out), in {@link ROUTE_METHODS} order. */
+function methodsOf(app: FastifyInstance, url: string): string[] {
+    const path = url.split("?")[0]!;
+    return ROUTE_METHODS.filter((method) => app.findRoute({ method: method as HTTPMethods, url: path }) !== null);
+}
+
+/** 405 for `method` at the path of `url`, its `Allow` what the path answers (or the service, for a path that has no route). */
+function methodNotAllowed(method: string, url: string, allowed: readonly string[]): HttpError {
+    const path = url.split("?")[0]!;
+    const error = httpError(
+        405,
+        ERROR_CODES.methodNotAllowed,
+        allowed.length > 0 ? `${path} answers ${allowed.join(", ")}, not ${method}` : `The method ${method} is not one this service answers`,
+    );
+    error.headers.allow = allowed.length > 0 ? allowed.join(", ") : SERVED_METHODS;
+    return error;
+}
+
 /** Every error becomes a JSON:API error document; only a bug answers 500, never bad input. */
 function installErrorHandling(app: FastifyInstance): void {
+    // A method no route has (`PUT`, `OPTIONS`, `QUERY`...) is answered before anything reads its body: a
+    // `QUERY` would otherwise be refused for its content type, as if the method were right.
+    app.addHook("onRequest", (request, _reply, done) => {
+        if (ROUTE_METHODS.includes(request.method)) {
+            done();
+            return;
+        }
+        done(methodNotAllowed(request.method, request.url, methodsOf(app, request.url)));
+    });
     app.setNotFoundHandler(async (request, reply) => {
+        // A path that some route answers, asked with another method of the service: 405 saying which it takes.
+        const allowed = methodsOf(app, request.url);
+        if (allowed.length > 0) return sendError(reply, methodNotAllowed(request.method, request.url, allowed));
         return sendError(reply, httpError(404, ERROR_CODES.routeNotFound, `No route for ${request.method} ${request.url.split("?")[0]}`));
     });
 

@@ -31,8 +31,11 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
  */
 const LINGER_MS = 1000;
 
+/** The methods a route of this service may answer (`HEAD` with each `GET`). */
+export const ROUTE_METHODS: readonly string[] = ["GET", "HEAD", "POST", "PATCH", "DELETE"];
+
 /** The methods some route answers, named in the `Allow` of a 405 to a method no route can have. */
-const SERVED_METHODS = "GET, HEAD, POST, PATCH, DELETE";
+export const SERVED_METHODS = ROUTE_METHODS.join(", ");
 
 /** The connection limits of a running service, defaults applied. */
 export interface ConnectionLimits {

@@ -199,7 +199,12 @@ export function renderEffectiveTagBinding(binding: TagBindingRow, inheritedFromP
     return {
         type: "effective-tag-bindings",
         attributes: { key: binding.key, value: binding.value, "created-at": binding.created_at },
-        ...(inheritedFromProject !== undefined && { links: { "inherited-from": paths.project(inheritedFromProject) } }),
+        // Where it is inherited from, both ways the hosted service says it: the relationship of its published
+        // description (go-tfe v2) and the link go-tfe v1 decodes.
+        ...(inheritedFromProject !== undefined && {
+            relationships: { "inherited-from": { data: { type: "projects", id: inheritedFromProject } } },
+            links: { "inherited-from": paths.project(inheritedFromProject) },
+        }),
     };
 }
 

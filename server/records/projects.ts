@@ -143,12 +143,19 @@ export function tagBindingsOfProjects(db: Db, projectIds: readonly string[]): Ta
                           ORDER BY project_id, created_at, rowid`).all(JSON.stringify(projectIds)) as TagBindingRow[];
 }
 
+/** The bindings each tag filter of `@tagged` finds: with its key, and its value unless any value will do. */
+const TAG_FILTER_MATCHES = `json_each(@tagged) f CROSS JOIN tag_bindings t
+        ON t.key = f.value ->> 0 AND ((f.value ->> 2) = 1 OR t.value = f.value ->> 1)`;
+
 /**
- * The ids of the projects that every tag filter of `@tagged` (the JSON array of `[key, value]` pairs that
- * `tagFilters.ts` `taggedParameter` makes) keeps: one statement shape whatever the number of filters. Each
- * filter finds its bindings on the `tag_bindings_key_value` index (migration 6); a project is kept when as
- * many filters found one of its bindings as there are filters. A fragment of the project and workspace lists.
+ * The ids of the projects that every tag filter of `@tagged` (the JSON array of `[key, value, anyValue]`
+ * triples that `tagFilters.ts` `taggedParameter` makes) keeps: one statement shape whatever the number of
+ * filters. Each filter finds its bindings on the `tag_bindings_key_value` index (migration 6); a project is
+ * kept when as many filters found one of its bindings as there are filters. A fragment of the project and
+ * workspace lists.
  */
-export const TAGGED_PROJECTS = `SELECT t.project_id FROM json_each(@tagged) f CROSS JOIN tag_bindings t
-        ON t.key = f.value ->> 0 AND ((f.value ->> 1) = '' OR t.value = f.value ->> 1)
+export const TAGGED_PROJECTS = `SELECT t.project_id FROM ${TAG_FILTER_MATCHES}
         GROUP BY t.project_id HAVING COUNT(DISTINCT f.key) = json_array_length(@tagged)`;
+
+/** The ids of the projects that any tag filter of `@tagged` keeps (the workspace list's `filter[tag-union]`). */
+export const ANY_TAGGED_PROJECTS = `SELECT DISTINCT t.project_id FROM ${TAG_FILTER_MATCHES}`;

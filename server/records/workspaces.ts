@@ -5,7 +5,7 @@
 import type { Principal } from "../auth";
 import { newId, now, sql, type Db } from "../db";
 import { PAGE_BOUNDS_SQL, pageOffset, substringLikeSql, substringPattern } from "../pagination";
-import { TAGGED_PROJECTS } from "./projects";
+import { ANY_TAGGED_PROJECTS, TAGGED_PROJECTS } from "./projects";
 
 /** A row of `workspaces`. */
 export interface WorkspaceRow {
@@ -190,6 +190,15 @@ export interface WorkspaceListQuery {
     projectId: string | undefined;
     /** `filter[tagged]...` as the JSON that {@link TAGGED_PROJECTS} reads. */
     tagged: string | undefined;
+    /** `filter[tag-union]`: a workspace is kept when any tag filter keeps it, not only when all do. */
+    tagUnion: boolean;
+    /** `search[wildcard-name]` as a `LIKE` pattern (`*` any characters, the rest literal). */
+    wildcardName: string | undefined;
+    /**
+     * `filter[current-run][status]` was given: only workspaces whose current run has one of its statuses. No
+     * workspace here has a current run (runs are upgrades, answered on their own path), so none is kept.
+     */
+    currentRunStatus: boolean;
     /** `filter[no-code-module][id]`: only the workspaces made from this no-code module (on any of its versions). */
     noCodeModuleId: string | undefined;
 }
@@ -221,9 +230,14 @@ function workspaceListFilter(principal: Principal, query: WorkspaceListQuery, fi
     }
     if (filtered && query.tagged !== undefined) {
         // A workspace's effective tags are its project's bindings (it has none of its own here).
-        clauses.push(`w.project_id IN (${TAGGED_PROJECTS})`);
+        clauses.push(`w.project_id IN (${query.tagUnion ? ANY_TAGGED_PROJECTS : TAGGED_PROJECTS})`);
         params.tagged = query.tagged;
     }
+    if (filtered && query.wildcardName !== undefined) {
+        clauses.push("w.name LIKE @wildcard ESCAPE '\\'");
+        params.wildcard = query.wildcardName;
+    }
+    if (filtered && query.currentRunStatus) clauses.push("0");
     return { where: clauses.join(" AND "), params };
 }
 
@@ -243,11 +257,20 @@ export function workspaceListPage(db: Db, principal: Principal, query: Workspace
     // Without a filter the matching set is the whole: not counting it twice saves a COUNT on the organization's
     // index (some 2.5 ms at 100,000 workspaces). Counting anyway would give the same number, so Stryker's
     // always-count mutant of this line survives (listed in docs/contributing.md beside the score).
-    const unfiltered = query.projectId === undefined && query.search === undefined && query.tagged === undefined && query.noCodeModuleId === undefined;
+    const unfiltered =
+        query.projectId === undefined &&
+        query.search === undefined &&
+        query.tagged === undefined &&
+        query.noCodeModuleId === undefined &&
+        query.wildcardName === undefined &&
+        !query.currentRunStatus;
     const matching = unfiltered ? total : countWorkspaces(db, filter);
     // A page past the end needs no shortcut: its OFFSET skips every matching row and the SELECT reads none.
     const offset = pageOffset(query.page);
-    const column = query.sort === undefined ? "w.rowid" : "w.name COLLATE NOCASE";
+    // No workspace has a current run, so an order by its creation time is the creation order (ties broken as
+    // the list's default order breaks them).
+    const byName = query.sort === "name" || query.sort === "-name";
+    const column = byName ? "w.name COLLATE NOCASE" : "w.rowid";
     const order = query.sort === "-name" ? `${column} DESC` : column;
     const items = sql(db, `SELECT w.* FROM workspaces w WHERE ${filter.where} ORDER BY ${order} ${PAGE_BOUNDS_SQL}`).all({
         ...filter.params,

@@ -148,6 +148,26 @@ export function registerProjectRoutes(api: FastifyInstance, { db }: AppContext):
         });
     });
 
+    // The same set at the paths of the hosted service's published description (go-tfe v2 calls them): GET
+    // lists it, POST adds or updates and never removes, PATCH replaces it whole; both writes answer 204.
+    api.get<Params>("/projects/:id/relationships/tag-bindings", listTagBindings(renderTagBindingForList));
+    api.post<Params>("/projects/:id/relationships/tag-bindings", async (request, reply) => {
+        const principal = principalOf(request);
+        writeTransaction(db, () => {
+            const project = updatableProject(db, principal, request.params.id);
+            addTagBindings(db, project, tagsFrom(parseBody(updateTagBindingsRequestSchema(), request.body, LABELS).data));
+        });
+        return reply.code(204).send();
+    });
+    api.patch<Params>("/projects/:id/relationships/tag-bindings", async (request, reply) => {
+        const principal = principalOf(request);
+        writeTransaction(db, () => {
+            const project = updatableProject(db, principal, request.params.id);
+            replaceAllTagBindings(db, project, tagsFrom(parseBody(updateTagBindingsRequestSchema(), request.body, LABELS).data));
+        });
+        return reply.code(204).send();
+    });
+
     api.post<Params>("/projects/:id/relationships/workspaces", async (request, reply) => {
         const principal = principalOf(request);
         writeTransaction(db, () => {
@@ -240,6 +260,15 @@ function addTagBindings(db: Db, project: ProjectRow, tags: readonly Tag[]): TagB
     const rows = tags.map((tag) => upsertTagBinding(db, project.id, tag, timestamp));
     touchProject(db, project.id, timestamp);
     return rows;
+}
+
+/** Makes the project's bindings exactly `tags` (an empty list clears them); 422 for a key given twice or more than ten. */
+function replaceAllTagBindings(db: Db, project: ProjectRow, tags: readonly Tag[]): void {
+    const problems = tagListProblems(tags, ["data"]);
+    if (problems.length > 0) throw validationFailed(problems);
+    const timestamp = now();
+    replaceTagBindings(db, project.id, tags, timestamp);
+    touchProject(db, project.id, timestamp);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import {
 } from "../access";
 import type { Principal } from "../auth";
 import { now, readTransaction, writeTransaction, type Db } from "../db";
-import { badParameter, labelOf, nameTaken, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
+import { abbreviated, badParameter, labelOf, nameTaken, parseBody, urlIdProblems, validationFailed, type Problem } from "../errors";
 import { pageOf, pageRequest, singleParameter, type Query } from "../pagination";
 import { defaultProjectId, tagBindingsOf, type ProjectRow } from "../records/projects";
 import {
@@ -37,7 +37,7 @@ import {
 } from "../records/workspaces";
 import { findNoCodeModuleVersion } from "../records/noCodeModules";
 import { renderEffectiveTagBinding, renderNoCodeModuleVersion } from "../render";
-import { taggedParameter } from "../tagFilters";
+import { booleanParameter, taggedParameter } from "../tagFilters";
 import { executionProblems, moveWorkspaces, workspaceDocument } from "../workspaceRules";
 
 /** The body schemas, built once (a schema is immutable). */
@@ -235,33 +235,53 @@ function createWorkspace(db: Db, principal: Principal, data: CreateData): Worksp
  */
 const UNSUPPORTED_LIST_PARAMETER = /^(search|filter)\[/;
 
-/** The list's query: page, sort, name search, project filter; 400 for a bad or unsupported one. */
+/** The orders of the list: by name, or by the current run's creation (here, as no workspace has one: creation order). */
+const LIST_SORTS = ["name", "-name", "current-run.created-at", "-current-run.created-at"];
+
+/**
+ * The list's query: page, sort, the searches and filters of the hosted service's published description;
+ * 400 for a bad value or a parameter of the family it does not declare.
+ */
 function workspaceListQuery(query: Query): WorkspaceListQuery {
     const sort = singleParameter(query, "sort");
-    if (sort !== undefined && sort !== "name" && sort !== "-name") {
-        throw badParameter("sort", `sort must be 'name' or '-name', got '${sort}'`);
+    if (sort !== undefined && !LIST_SORTS.includes(sort)) {
+        throw badParameter("sort", `sort must be one of ${LIST_SORTS.map((value) => `'${value}'`).join(", ")}, got '${abbreviated(sort)}'`);
     }
     // `filter[tagged]...` is read (and its malformed forms refused) by taggedParameter.
     for (const name of Object.keys(query)) {
         if (LIST_FILTERS.has(name) || name.startsWith("filter[tagged]") || !UNSUPPORTED_LIST_PARAMETER.test(name)) continue;
-        throw badParameter(
-            name,
-            `${name} is not supported by this service; the workspace list takes search[name], filter[project][id], filter[no-code-module][id] and filter[tagged][i][key] / [value]`,
-        );
+        throw badParameter(name, `${abbreviated(name)} is not supported by this service; the workspace list takes ${[...LIST_FILTERS].join(", ")} and filter[tagged][i][key] / [value]`);
     }
     // Blank values filter nothing, as a blank `q` of the project list.
+    const wildcard = singleParameter(query, "search[wildcard-name]")?.trim() || undefined;
     return {
         page: pageRequest(query),
         sort,
         search: singleParameter(query, "search[name]") || undefined,
         projectId: singleParameter(query, "filter[project][id]")?.trim() || undefined,
-        tagged: taggedParameter(query),
+        tagged: taggedParameter(query, { flat: true, valueDefaultNull: booleanParameter(query, "filter[tag-value-default-null]") }),
+        tagUnion: booleanParameter(query, "filter[tag-union]"),
         noCodeModuleId: singleParameter(query, "filter[no-code-module][id]")?.trim() || undefined,
+        wildcardName: wildcard === undefined ? undefined : wildcardPattern(wildcard),
+        currentRunStatus: (singleParameter(query, "filter[current-run][status]")?.trim() ?? "") !== "",
     };
 }
 
+/** `search[wildcard-name]` as a `LIKE` pattern: each `*` any characters, every other character literal. */
+function wildcardPattern(search: string): string {
+    return search.replace(/[\\%_]/g, (character) => `\\${character}`).replace(/\*/g, "%");
+}
+
 /** The filters and searches of the list this service applies (besides `filter[tagged]...`). */
-const LIST_FILTERS = new Set(["search[name]", "filter[project][id]", "filter[no-code-module][id]"]);
+const LIST_FILTERS = new Set([
+    "search[name]",
+    "search[wildcard-name]",
+    "filter[project][id]",
+    "filter[no-code-module][id]",
+    "filter[tag-union]",
+    "filter[tag-value-default-null]",
+    "filter[current-run][status]",
+]);
 
 /** What `include` may name on a workspace read: its no-code module version (either spelling). */
 const WORKSPACE_INCLUDES = ["no-code-module-version", "no_code_module_version"];

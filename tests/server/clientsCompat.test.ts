@@ -368,7 +368,7 @@ describe("effective tag bindings: items of type effective-tag-bindings on both e
 
     withSeededServer((started) => ({ owners, ids } = started));
 
-    test("a project's: its own bindings, no link; a workspace's: its project's, each linking to the project", async () => {
+    test("a project's: its own bindings, no link; a workspace's: its project's, each naming the project (relationship and link)", async () => {
         expectStatus(await owners.patch(`/projects/${ids.Apps}/tag-bindings`, { data: [{ type: "tag-bindings", attributes: { key: "env", value: "prod" } }] }), 200);
         const project = await owners.get(`/projects/${ids.Apps}/effective-tag-bindings`);
         expectStatus(project, 200);
@@ -381,6 +381,7 @@ describe("effective tag bindings: items of type effective-tag-bindings on both e
             {
                 type: "effective-tag-bindings",
                 attributes: { key: "env", value: "prod", "created-at": expect.any(String) },
+                relationships: { "inherited-from": { data: { type: "projects", id: ids.Apps } } },
                 links: { "inherited-from": `/api/v2/projects/${ids.Apps}` },
             },
         ]);

@@ -188,10 +188,36 @@ describe("errors of the HTTP layer are JSON:API error documents", () => {
         expect(response.headers.allow).toBe("GET, HEAD, POST, PATCH, DELETE");
     });
 
-    test("a known method no route has: 404 naming it", async () => {
-        const { responses: answers } = await exchange(port, request("PROPFIND", "/api/v2/ping"));
+    test("a method the parser knows but no route has (PROPFIND, PUT, OPTIONS): 405, Allow the methods of the path", async () => {
+        for (const method of ["PROPFIND", "PUT", "OPTIONS"]) {
+            const { responses: answers } = await exchange(port, request(method, "/api/v2/ping"));
+            expect(answers).toHaveLength(1);
+            expect(expectJsonApiError(answers[0]!, 405, "method_not_allowed").body.errors[0].detail).toBe(`/api/v2/ping answers GET, HEAD, not ${method}`);
+            expect(answers[0]!.headers.allow).toBe("GET, HEAD");
+        }
+    });
+
+    test("QUERY with a body and no content type: 405 before the body is read, not a refusal of its content type", async () => {
+        const { responses: answers } = await exchange(port, request("QUERY", `${PROJECTS}?page%5Bsize%5D=1`, {}, "{}"));
         expect(answers).toHaveLength(1);
-        expect(expectJsonApiError(answers[0]!, 404, "route_not_found").body.errors[0].detail).toBe("No route for PROPFIND /api/v2/ping");
+        expectJsonApiError(answers[0]!, 405, "method_not_allowed");
+        expect(answers[0]!.headers.allow).toBe("GET, HEAD, POST");
+    });
+
+    test("a method of the service that the path does not answer: 405 with the path's methods; a path no route has: 404", async () => {
+        for (const [method, path, allow] of [
+            ["DELETE", PROJECTS, "GET, HEAD, POST"],
+            ["GET", "/api/v2/vars/var-anything00000000", "PATCH, DELETE"],
+            ["POST", "/api/v2/projects/prj-anything00000000", "GET, HEAD, PATCH, DELETE"],
+            ["DELETE", "/api/v2/projects/prj-anything00000000/relationships/tag-bindings", "GET, HEAD, POST, PATCH"],
+        ] as const) {
+            const { responses: answers } = await exchange(port, request(method, path));
+            expect({ method, path, status: answers[0]!.status, allow: answers[0]!.headers.allow }).toEqual({ method, path, status: 405, allow });
+        }
+        const { responses: answers } = await exchange(port, request("PUT", "/api/v2/no/such/path"));
+        expect(answers[0]!.headers.allow).toBe("GET, HEAD, POST, PATCH, DELETE");
+        const missing = await exchange(port, request("GET", "/api/v2/no/such/path"));
+        expect(expectJsonApiError(missing.responses[0]!, 404, "route_not_found").body.errors[0].detail).toBe("No route for GET /api/v2/no/such/path");
     });
 
     test("a malformed request line: 400", async () => {

@@ -294,10 +294,15 @@ describe("malformed parameters: 400 naming the parameter, nothing answered but t
         ["an empty key", "filter%5Btagged%5D%5B0%5D%5Bkey%5D=", "filter[tagged][0][key]"],
         ["an empty key with a value", "filter%5Btagged%5D%5B0%5D%5Bkey%5D=&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod", "filter[tagged][0][key]"],
         ["another member than key or value", "filter%5Btagged%5D%5B0%5D%5Bname%5D=env", "filter[tagged][0][name]"],
-        ["no index", "filter%5Btagged%5D=env", "filter[tagged]"],
         ["no member", "filter%5Btagged%5D%5B0%5D=env", "filter[tagged][0]"],
         ["a key given twice", "filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bkey%5D=team", "filter[tagged][0][key]"],
     ];
+
+    test("no index (filter[tagged]=env): 400 at filter[tagged] from the project list; the workspace list takes it, the published description's flat form", async () => {
+        const refused = await owners.get(`${LIST}?filter%5Btagged%5D=env`);
+        expect(expectErrors(refused, 400).map((error) => error.source)).toEqual([{ parameter: "filter[tagged]" }]);
+        expectStatus(await owners.get(`${WORKSPACE_LIST}?filter%5Btagged%5D=env`), 200);
+    });
 
     for (const [what, query, parameter] of cases) {
         test(`${what}: 400 at ${parameter}`, async () => {

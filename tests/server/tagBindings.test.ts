@@ -402,6 +402,7 @@ describe("workspace effective tags follow the project", () => {
             own.map((binding: any) => ({
                 ...binding,
                 type: "effective-tag-bindings",
+                relationships: { "inherited-from": { data: { type: "projects", id: ids.Staging } } },
                 links: { "inherited-from": `/api/v2/projects/${ids.Staging}` },
             })),
         );

@@ -357,7 +357,7 @@ describe("never a 500", () => {
     });
 
     test("an id in the path that is garbage answers 404 with a JSON:API error, not 500", async () => {
-        for (const path of ["/projects/%00", "/projects/'%20OR%201=1", "/vars/%E2%80%AE", "/workspaces/..%2F..%2Fetc"]) {
+        for (const path of ["/projects/%00", "/projects/'%20OR%201=1", "/no-code-modules/%E2%80%AE", "/workspaces/..%2F..%2Fetc"]) {
             expectErrors(await http(server, "GET", path, { token: TOKENS.owners }), 404);
         }
     });

@@ -361,22 +361,24 @@ describe("GET /organizations/:org/workspaces: parameters and counts", () => {
         return response.body.data.map((workspace: any) => workspace.attributes.name);
     }
 
-    test("a sort other than name or -name: 400 naming sort and the value sent", async () => {
+    test("a sort other than those of the published description: 400 naming sort, the sorts it takes and the value sent", async () => {
         const response = await owners.get(`${LIST}?sort=latest-change-at`);
         expect(onlyError(response, 400)).toEqual({
             status: "400",
             title: "bad request",
-            detail: "sort must be 'name' or '-name', got 'latest-change-at'",
+            detail: "sort must be one of 'name', '-name', 'current-run.created-at', '-current-run.created-at', got 'latest-change-at'",
             source: { parameter: "sort" },
         });
     });
 
-    test.each(["search[tags]", "filter[current-run][status]"])("%s: 400 naming it and what the list takes", async (parameter) => {
+    test.each(["search[tags]", "filter[agent-pool][id]"])("%s: 400 naming it and what the list takes", async (parameter) => {
         const response = await owners.get(`${LIST}?${encodeURIComponent(parameter)}=x`);
         expect(onlyError(response, 400)).toEqual({
             status: "400",
             title: "bad request",
-            detail: `${parameter} is not supported by this service; the workspace list takes search[name], filter[project][id], filter[no-code-module][id] and filter[tagged][i][key] / [value]`,
+            detail:
+                `${parameter} is not supported by this service; the workspace list takes search[name], search[wildcard-name], filter[project][id], ` +
+                "filter[no-code-module][id], filter[tag-union], filter[tag-value-default-null], filter[current-run][status] and filter[tagged][i][key] / [value]",
             source: { parameter },
         });
     });
