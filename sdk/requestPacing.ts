@@ -12,9 +12,9 @@
  *   a little more than one token, `1 + 0.015 × limit`. A second of the service's counting window, wherever it
  *   starts, then sees at most what the bucket holds and what drips in during it, `1 + 0.985 × limit`: less
  *   than the limit plus one request, so at most the limit. 3% below the limit leaves room for the jitter of
- *   the network. The part of a token beyond one keeps the
- *   pace when a timer fires late: a bucket of exactly one token cannot hold the time the wait overran, and
- *   loses it at every request (measured: 0.89 of the limit instead of 0.97).
+ *   the network. The part of a token beyond one keeps the pace when a timer fires late: a bucket of exactly
+ *   one token cannot hold the time its wait overran, and loses it at every request (the fleet benchmark
+ *   measured 0.89 of the limit with one).
  * - **A 429 stops everyone**: another process on the same token can still exhaust the window; then every
  *   request of the pair waits for `X-RateLimit-Reset` (or `Retry-After`), not only the one refused. Retrying
  *   the refused request stays the retry policy's (`sdk/retry.ts`).
