@@ -2,10 +2,10 @@
  * A project's tag bindings at the paths of the hosted service's published description, which go-tfe v2 (a
  * client generated from it) calls: `GET /projects/:id/relationships/tag-bindings` lists them, `POST` adds or
  * updates without removing, `PATCH` replaces the whole set; both writes answer 204 with no body. The rules are
- * those of the paths `api.md` names (at most ten, no key twice, nothing written when refused), and only a
- * team that may update the project (`admin`) may write. The requests are go-tfe v2's as its source builds
- * them (`v2/api/projects/item_relationships_tag_bindings_request_builder.go`: `Accept` and `Content-Type`
- * `application/vnd.api+json`, a `tag-bindings-collection` body).
+ * those of the service's own tag paths (at most ten, no key twice, nothing written when refused), and only a
+ * team that may update the project (`admin`) may write. The requests are go-tfe v2's as its request builder
+ * of this path makes them (`Accept` and `Content-Type` `application/vnd.api+json`, a
+ * `tag-bindings-collection` body).
  */
 import type { TestServer } from "../support/server";
 import { TOKENS } from "../support/seed";
