@@ -5,6 +5,7 @@
  *
  * - the npm tarballs `pulumi-wos-<version>.tgz` and `pulumi-wos-server-<version>.tgz` (`npm pack`);
  * - `schema.json`, the plugin's package schema;
+ * - `openapi.json`, the OpenAPI description of the service (server/openapi), as `@pulumi-wos/server` ships it;
  * - the plugin's archives, one per platform (`pulumi-resource-wos-v<version>-<os>-<arch>.tar.gz`, plugin/pack.ts):
  *   the assets the CLI downloads from the GitHub release the schema's `pluginDownloadURL` names;
  * - the Python SDK as a wheel and an sdist (`python -m build` of `sdks/python`, with the license);
@@ -25,6 +26,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin } from "./pack";
 import { pluginVersion } from "./pluginVersion";
+import { openApiText } from "../server/openapi/write";
 import { wosPackageSchema } from "./schema";
 
 /** The repository's root: `dist/plugin/` is two folders down. */
@@ -123,6 +125,7 @@ export async function writeRelease(outputRoot = path.join(ROOT, "dist", "release
         run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", out, ...workspace]);
     }
     fs.writeFileSync(path.join(out, "schema.json"), `${JSON.stringify(wosPackageSchema, null, 2)}\n`);
+    fs.writeFileSync(path.join(out, "openapi.json"), openApiText());
     await packPlugin(out);
     buildPythonSdk(out);
     run(goModuleProxyWriter(), ["-dir", path.join(ROOT, "sdks", "go"), "-version", `v${version}`, "-time", commitTime(), "-out", path.join(out, "goproxy")]);

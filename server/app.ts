@@ -16,6 +16,8 @@ import { installBodyParsing } from "./bodyParsing";
 import { isEmpty, openDatabase } from "./db";
 import { codeForStatus, ERROR_CODES, HttpError, httpError, titleFor } from "./errors";
 import { FaultStore, registerFaults } from "./faults";
+import { openApiDocument } from "./openapi/document";
+import { OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/service";
 import { publicBaseUrl } from "./pagination";
 import { applySeed, DEMO_SEED } from "./seed";
 import { registerNoCodeModuleRoutes } from "./routes/noCodeModules";
@@ -30,8 +32,8 @@ export type { ServerOptions } from "./context";
 /** The path prefix of the interface. */
 export const API_PREFIX = "/api/v2";
 
-/** The one route under the prefix that needs no token. */
-const PING_PATH = `${API_PREFIX}/ping`;
+/** The routes under the prefix that need no token: `ping` and the service's description. */
+const ANONYMOUS_PATHS = new Set([`${API_PREFIX}/ping`, OPENAPI_PATH]);
 
 /** The content type of every JSON document the service answers. */
 const JSON_API_CONTENT_TYPE = `${JSON_API_MEDIA_TYPE}; charset=utf-8`;
@@ -94,7 +96,13 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
         faults: new FaultStore(),
         linkBase: { url: publicUrl },
     };
-    app.decorate("wos", { ...context, demoSeedLoaded });
+    const routes: { method: string; url: string }[] = [];
+    app.decorate("wos", { ...context, demoSeedLoaded, routes });
+    app.addHook("onRoute", (route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        // Every HEAD is the one Fastify adds to a GET: the service declares none of its own.
+        for (const method of methods) if (method !== "HEAD") routes.push({ method, url: route.url });
+    });
     app.decorateRequest("principal", undefined);
     app.decorateRequest("wosFault", undefined);
     app.addHook("onClose", async () => {
@@ -142,7 +150,7 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
     await app.register(
         async (api) => {
             api.addHook("onRequest", (request, _reply, done) => {
-                if (request.routeOptions.url !== PING_PATH) {
+                if (!ANONYMOUS_PATHS.has(request.routeOptions.url ?? "")) {
                     try {
                         request.principal = failedAuthentication.authenticate(request.ip, () => authenticate(db, request.headers.authorization));
                     } catch (error) {
@@ -155,6 +163,12 @@ export async function buildApp(options: ServerOptions): Promise<FastifyInstance>
             api.get("/ping", async (_request, reply) => {
                 reply.header("x-ratelimit-limit", String(limit));
                 return reply.code(204).send();
+            });
+            // The description of this server (with the fault routes when it has them), made on the first request.
+            let description: string | undefined;
+            api.get(OPENAPI_PATH.slice(API_PREFIX.length), async (_request, reply) => {
+                description ??= JSON.stringify(openApiDocument({ admin: options.adminToken !== undefined }));
+                return reply.type(OPENAPI_MEDIA_TYPE).send(description);
             });
             registerProjectRoutes(api, context);
             registerVariableRoutes(api, context);

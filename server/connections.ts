@@ -73,6 +73,7 @@ export function connectionLimits(options: {
 export function connectionServerOptions(limits: ConnectionLimits) {
     return {
         requestTimeout: limits.requestTimeoutMs,
+        maxParamLength: MAX_PATH_PARAMETER_LENGTH,
         http: {
             // Node requires headersTimeout <= requestTimeout; the whole request has the one limit.
             headersTimeout: limits.requestTimeoutMs,
@@ -84,6 +85,13 @@ export function connectionServerOptions(limits: ConnectionLimits) {
         clientErrorHandler: answerClientError,
     } satisfies Partial<FastifyHttpOptions<Server>>;
 }
+
+/**
+ * The longest value of a path parameter the router reads (Fastify's default, said here because the OpenAPI
+ * description declares it): a longer one is a 414, before any route runs. Every id, and every name a path
+ * holds, is shorter.
+ */
+export const MAX_PATH_PARAMETER_LENGTH = 100;
 
 /** A JSON:API error whose title is the status's reason phrase in lower case (`"request timeout"`), with the status's general code. */
 function layerError(status: number, detail: string): HttpError {

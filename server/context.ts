@@ -55,7 +55,14 @@ export interface AppContext {
 declare module "fastify" {
     interface FastifyInstance {
         /** The service's shared state, and whether the demo seed was loaded at start. */
-        wos: AppContext & { demoSeedLoaded: boolean };
+        wos: AppContext & {
+            demoSeedLoaded: boolean;
+            /**
+             * Every route the app answers, as Fastify registered it (`GET /api/v2/projects/:id`), but the HEAD
+             * Fastify adds to each GET: what the OpenAPI description (`openapi/document.ts`) describes.
+             */
+            routes: { method: string; url: string }[];
+        };
     }
     interface FastifyRequest {
         /** The caller, set by the authentication hook on every `/api/v2` route except ping. */

@@ -7,9 +7,9 @@
 // before any module below loads it.
 import "./refuseUnsupportedNode";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { startServer } from "./app";
+import { serverVersion } from "./version";
 import { DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SHUTDOWN_GRACE_MS } from "./connections";
 import { publicBaseUrl } from "./pagination";
 import { DEMO_SEED, parseSeed, SeedError, seedTokens, type SeedFile } from "./seed";
@@ -96,7 +96,7 @@ function helpText(): string {
     const width = Math.max(...flags.map(({ flag }) => flag.length)) + 2;
     const lines = flags.map(({ flag, text }) => `  ${flag.padEnd(width)}${wrap(text, 100 - width - 2).join(`\n${" ".repeat(width + 2)}`)}`);
     return [
-        `wos-server ${packageVersion()}: the local Workspace Organization Service (HTTP on /api/v2, data in SQLite).`,
+        `wos-server ${serverVersion()}: the local Workspace Organization Service (HTTP on /api/v2, data in SQLite).`,
         "Prints 'wos-server listening on http://HOST:PORT' on stdout when ready; logs go to stderr.",
         "SIGINT or SIGTERM stops it gracefully. Exit codes: 0 stopped, 1 could not start, 2 bad option.",
         "",
@@ -122,15 +122,6 @@ function wrap(text: string, width: number): string[] {
     }
     if (line) lines.push(line);
     return lines;
-}
-
-/** The version of the package this file was built in: `dist/server/main.js` is two folders below its `package.json`. */
-function packageVersion(): string {
-    try {
-        return (JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string }).version;
-    } catch {
-        return "unknown";
-    }
 }
 
 /** Parsed command line. */
@@ -233,7 +224,7 @@ async function main(): Promise<number> {
         return 0;
     }
     if (cli === "version") {
-        process.stdout.write(`${packageVersion()}\n`);
+        process.stdout.write(`${serverVersion()}\n`);
         return 0;
     }
 

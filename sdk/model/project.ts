@@ -260,10 +260,15 @@ export function tagBindingSchema() {
 /**
  * Wire shape of an item of `GET /projects/:id/effective-tag-bindings` and `GET
  * /workspaces/:id/effective-tag-bindings`: a tag binding under the hosted service's type
- * `effective-tag-bindings` (a workspace's also carry `links.inherited-from`, which the client drops).
+ * `effective-tag-bindings`. An inherited one (a workspace's) also says where it comes from, both ways the
+ * hosted service does: the relationship `inherited-from` and the link of that name; the client drops both.
  */
 export function effectiveTagBindingResourceSchema() {
-    return tagBindingResourceSchema().extend({ type: z.literal("effective-tag-bindings") });
+    return tagBindingResourceSchema().extend({
+        type: z.literal("effective-tag-bindings"),
+        relationships: z.object({ "inherited-from": toOneRelationshipSchema().optional() }).optional(),
+        links: z.object({ "inherited-from": z.string().optional() }).optional(),
+    });
 }
 
 /** An effective tag binding parsed into client terms: a {@link TagBinding} like any other. */

@@ -58,7 +58,7 @@ type UpdateData = z.output<ReturnType<typeof updateNoCodeModuleRequestSchema>>["
 type OptionItems = z.output<ReturnType<typeof variableOptionsRelationshipSchema>>["data"];
 
 /** The values `include` accepts: `variable_options` (the API's) and `variable-options` (what go-tfe sends). */
-const INCLUDE_VALUES = ["variable_options", "variable-options"];
+export const NO_CODE_MODULE_INCLUDES = ["variable_options", "variable-options"];
 
 const MODULE_POINTER = ["data", "relationships", "registry-module", "data", "id"] as const;
 const PIN_POINTER = ["data", "attributes", "version-pin"] as const;
@@ -145,12 +145,12 @@ function noCodeModuleDocument(db: Db, module: NoCodeModuleRow, include: boolean)
     return include ? { data, included: sets.map(renderVariableOptions) } : { data };
 }
 
-/** Whether `include` asks for the variable-options sets; a value other than {@link INCLUDE_VALUES} is a 400. */
+/** Whether `include` asks for the variable-options sets; a value other than {@link NO_CODE_MODULE_INCLUDES} is a 400. */
 function includesVariableOptions(query: Query): boolean {
     const include = singleParameter(query, "include");
     if (include === undefined) return false;
     for (const value of include.split(",").map((part) => part.trim())) {
-        if (!INCLUDE_VALUES.includes(value)) {
+        if (!NO_CODE_MODULE_INCLUDES.includes(value)) {
             // go-tfe recognises this error by the words "include parameter" in the detail.
             throw badParameter("include", `Invalid include parameter: include must be 'variable_options' (comma-separated values), got '${abbreviated(value)}'`);
         }

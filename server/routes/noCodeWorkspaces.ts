@@ -54,7 +54,7 @@ export type UpgradeStatus =
 const VARS_POINTER = ["data", "relationships", "vars"] as const;
 
 /** What a confirm answers, as the hosted service does. */
-const CONFIRMED = { message: "Workspace update completed" } as const;
+export const CONFIRMED = { message: "Workspace update completed" } as const;
 
 /** Registers the no-code workspace and upgrade routes under `/api/v2`. */
 export function registerNoCodeWorkspaceRoutes(api: FastifyInstance, { db, options, faults }: AppContext): void {

@@ -277,7 +277,7 @@ function replaceAllTagBindings(db: Db, project: ProjectRow, tags: readonly Tag[]
 /** The list's query: page, sort, name filter or search, permission filters, include; 400 for a bad one. */
 function listQuery(query: Query): ProjectListQuery & { includeEffectiveTagBindings: boolean } {
     const sort = singleParameter(query, "sort");
-    if (sort !== undefined && sort !== "name" && sort !== "-name") {
+    if (sort !== undefined && !(PROJECT_LIST_SORTS as readonly string[]).includes(sort)) {
         throw badParameter("sort", `sort must be 'name' or '-name', got '${sort}'`);
     }
     // A blank filter[names] filters nothing (and leaves `q` in force), like a blank `q`.
@@ -297,15 +297,18 @@ function listQuery(query: Query): ProjectListQuery & { includeEffectiveTagBindin
     };
 }
 
+/** The orders of the list: by name, either way. */
+export const PROJECT_LIST_SORTS = ["name", "-name"] as const;
+
 /** The `include` values that ask for the effective tag bindings (go-tfe sends the first). */
-const INCLUDE_VALUES = ["effective_tag_bindings", "effective-tag-bindings"];
+export const PROJECT_LIST_INCLUDES = ["effective_tag_bindings", "effective-tag-bindings"];
 
 /** Whether `include` asks for each project's effective tag bindings; any other value is a 400. */
 function includesEffectiveTagBindings(query: Query): boolean {
     const include = singleParameter(query, "include");
     if (include === undefined) return false;
     for (const value of include.split(",").map((part) => part.trim())) {
-        if (!INCLUDE_VALUES.includes(value)) {
+        if (!PROJECT_LIST_INCLUDES.includes(value)) {
             // go-tfe recognises this error by the words "include parameter" in the detail.
             throw badParameter("include", `Invalid include parameter: include must be 'effective_tag_bindings', got '${abbreviatedText(value)}'`);
         }

@@ -236,7 +236,7 @@ function createWorkspace(db: Db, principal: Principal, data: CreateData): Worksp
 const UNSUPPORTED_LIST_PARAMETER = /^(search|filter)\[/;
 
 /** The orders of the list: by name, or by the current run's creation (here, as no workspace has one: creation order). */
-const LIST_SORTS = ["name", "-name", "current-run.created-at", "-current-run.created-at"];
+export const WORKSPACE_LIST_SORTS = ["name", "-name", "current-run.created-at", "-current-run.created-at"] as const;
 
 /**
  * The list's query: page, sort, the searches and filters of the hosted service's published description;
@@ -244,8 +244,8 @@ const LIST_SORTS = ["name", "-name", "current-run.created-at", "-current-run.cre
  */
 function workspaceListQuery(query: Query): WorkspaceListQuery {
     const sort = singleParameter(query, "sort");
-    if (sort !== undefined && !LIST_SORTS.includes(sort)) {
-        throw badParameter("sort", `sort must be one of ${LIST_SORTS.map((value) => `'${value}'`).join(", ")}, got '${abbreviated(sort)}'`);
+    if (sort !== undefined && !(WORKSPACE_LIST_SORTS as readonly string[]).includes(sort)) {
+        throw badParameter("sort", `sort must be one of ${WORKSPACE_LIST_SORTS.map((value) => `'${value}'`).join(", ")}, got '${abbreviated(sort)}'`);
     }
     // `filter[tagged]...` is read (and its malformed forms refused) by taggedParameter.
     for (const name of Object.keys(query)) {
@@ -284,7 +284,7 @@ const LIST_FILTERS = new Set([
 ]);
 
 /** What `include` may name on a workspace read: its no-code module version (either spelling). */
-const WORKSPACE_INCLUDES = ["no-code-module-version", "no_code_module_version"];
+export const WORKSPACE_INCLUDES = ["no-code-module-version", "no_code_module_version"];
 
 /**
  * Whether `include` asks for the workspace's no-code module version. The hosted service includes other

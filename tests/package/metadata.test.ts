@@ -84,7 +84,7 @@ describe("server/package.json (@pulumi-wos/server)", () => {
     });
 
     test("ships its compiled files and its README, whose links are absolute", () => {
-        expect(server.files).toEqual(["bin/wos-server.js", "dist/**/*.js", "README.md"]);
+        expect(server.files).toEqual(["bin/wos-server.js", "dist/**/*.js", "openapi.json", "README.md"]);
         const readme = readFileSync(join(ROOT, "server", "README.md"), "utf8");
         const targets = linkTargets(readme);
         expect(targets.length).toBeGreaterThan(0);

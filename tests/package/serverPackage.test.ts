@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { openApiText } from "../../server/openapi/write";
 import { childEnv, packedPackages, REPO_ROOT, run, SERVER_PACKAGE, type PackedProgram } from "../support/packedPackage";
 
 /** The service's dependencies, pinned as the repository pins them. */
@@ -76,13 +77,18 @@ describe("the packed @pulumi-wos/server", () => {
                 !/^dist\/server\/.+\.js$/.test(file) && !/^dist\/sdk\/model\/[^/]+\.js$/.test(file) && file !== "dist/sdk/nodeSupport.js",
         );
         // The licence travels with the code: npm adds a LICENSE found at the package's root whatever `files` says.
-        expect(outside.sort()).toEqual(["LICENSE", "README.md", "bin/wos-server.js", "package.json"]);
+        expect(outside.sort()).toEqual(["LICENSE", "README.md", "bin/wos-server.js", "openapi.json", "package.json"]);
         expect(fs.readFileSync(path.join(REPO_ROOT, "server", "LICENSE"), "utf8")).toBe(fs.readFileSync(path.join(REPO_ROOT, "LICENSE"), "utf8"));
         // Every file an export names is shipped.
         for (const target of Object.values(manifest.exports)) {
             expect({ target, shipped: server.files.includes(target.replace(/^\.\//, "")) }).toEqual({ target, shipped: true });
         }
         expect(fs.readFileSync(bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
+    });
+
+    test("ships the service's OpenAPI description, the one its build generates, as its export ./openapi.json", () => {
+        expect(manifest.exports["./openapi.json"]).toBe("./openapi.json");
+        expect(fs.readFileSync(path.join(server.packageDir, "openapi.json"), "utf8")).toBe(openApiText());
     });
 
     test("the launcher, where dist/ is not built yet (a fresh clone before npm run build), says so and fails", async () => {
@@ -210,6 +216,11 @@ async function startUseAndStop(
         expect((await fetch(`${address}/api/v2/organizations/acme/projects?q=round`, { headers })).status).toBe(200);
         expect((await fetch(`${address}/api/v2/projects/${id}`, { headers })).status).toBe(200);
         expect((await fetch(`${address}/api/v2/projects/${id}`, { method: "DELETE", headers })).status).toBe(204);
+        // The packed server serves its description (without fault routes: it has no admin token), the one the
+        // package ships less those routes.
+        const described = (await (await fetch(`${address}/api/v2/openapi.json`)).json()) as { paths: Record<string, unknown> };
+        const shipped = JSON.parse(fs.readFileSync(path.join(server.packageDir, "openapi.json"), "utf8")) as { paths: Record<string, unknown> };
+        expect(Object.keys(described.paths)).toEqual(Object.keys(shipped.paths).filter((route) => !route.startsWith("/_admin")));
         child.kill("SIGTERM");
         return { exit: await exited, output };
     } finally {

@@ -71,6 +71,7 @@ test("the release is the version's folder with every artifact, and nothing else"
             `pulumi-wos-server-${VERSION}.tgz`,
             `pulumi_wos-${VERSION}-py3-none-any.whl`,
             `pulumi_wos-${VERSION}.tar.gz`,
+            "openapi.json",
             "schema.json",
         ].sort(),
     );
@@ -119,6 +120,15 @@ test("every artifact says the version of the root package.json", async () => {
         await host.close();
     }
     expect(said).toEqual(Object.fromEntries(Object.keys(said).map((artifact) => [artifact, VERSION])));
+});
+
+test("openapi.json is the description the server package ships, at the release's version", () => {
+    const released = fs.readFileSync(path.join(release.dir, "openapi.json"), "utf8");
+    expect(released).toBe(tarMember(path.join(release.dir, `pulumi-wos-server-${VERSION}.tgz`), "package/openapi.json"));
+    const description = JSON.parse(released) as { openapi: string; info: { version: string }; paths: Record<string, unknown> };
+    expect(description.openapi).toBe("3.1.0");
+    expect(description.info.version).toBe(VERSION);
+    expect(Object.keys(description.paths)).toEqual(expect.arrayContaining(["/api/v2/projects/{id}", "/_admin/faults"]));
 });
 
 test("the wheel carries the README, the license and pulumi-plugin.json with the download URL", () => {
