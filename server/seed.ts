@@ -173,7 +173,7 @@ export const DEMO_SEED: SeedFile = {
                     ],
                 },
             ],
-            projects: [{ name: "Apps" }],
+            projects: [{ id: "prj-0000000000000001", name: "Apps" }],
             workspaces: [{ id: "ws-0000000000000001", name: "legacy-app", project: "Apps" }],
         },
     ],

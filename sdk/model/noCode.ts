@@ -132,7 +132,9 @@ export function variableOptionsInputSchema() {
                     message: "is required (a variable-name, a variable-type and options) unless the item names an existing set by id",
                 });
             }
-        });
+        })
+        // The refinement as JSON Schema, for the OpenAPI description.
+        .meta({ anyOf: [{ required: ["id"] }, { required: ["attributes"] }] });
 }
 
 /** `relationships.variable-options` of a no-code module write. */

@@ -56,7 +56,8 @@ export type ExecutionMode = (typeof EXECUTION_MODES)[number];
 const PROJECT_NAME_PATTERN = /^[A-Za-z0-9_\- ]+$/;
 const TAG_PATTERN = /^[A-Za-z0-9_.=+\-@:]*$/;
 const WORKSPACE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-const DURATION_PATTERN = /^(\d{1,4})[dh]$/;
+/** Up to four digits that are not all zeros, then `d` or `h`. */
+const DURATION_PATTERN = /^([1-9]\d{0,3}|0[1-9]\d{0,2}|00[1-9]\d?|000[1-9])[dh]$/;
 
 /** Project name: 3 to 40 characters; letters, numbers, spaces, `-`, `_`; no leading or trailing space. */
 export function projectNameRule() {
@@ -65,7 +66,9 @@ export function projectNameRule() {
         .min(LIMITS.projectNameMin, { error: `must be at least ${LIMITS.projectNameMin} characters` })
         .max(LIMITS.projectNameMax, { error: `must be at most ${LIMITS.projectNameMax} characters` })
         .regex(PROJECT_NAME_PATTERN, { error: "may contain only letters, numbers, spaces, '-' and '_'" })
-        .refine((name) => name.trim() === name, { error: "must not start or end with a space" });
+        .refine((name) => name.trim() === name, { error: "must not start or end with a space" })
+        // What the refinement checks, said as JSON Schema for the OpenAPI description (z.toJSONSchema drops refinements).
+        .meta({ not: { pattern: "^\\s|\\s$" } });
 }
 
 /** Project description: at most 256 characters. */
@@ -79,13 +82,7 @@ export function projectDescriptionRule() {
 export function autoDestroyActivityDurationRule() {
     return z
         .string({ error: "must be a string such as '14d' or '12h'" })
-        .refine(
-            (value) => {
-                const match = DURATION_PATTERN.exec(value);
-                return match !== null && Number(match[1]) > 0;
-            },
-            { error: "must be an integer greater than 0 of up to four digits followed by 'd' or 'h', such as '14d'" },
-        );
+        .regex(DURATION_PATTERN, { error: "must be an integer greater than 0 of up to four digits followed by 'd' or 'h', such as '14d'" });
 }
 
 /** Tag key: 1 to 128 characters of letters, digits and `_ . = + - @ :`; not a reserved vendor prefix. */
@@ -97,7 +94,14 @@ export function tagKeyRule() {
         .regex(TAG_PATTERN, { error: "may contain only letters, numbers and the characters _ . = + - @ :" })
         .refine((key) => !RESERVED_TAG_KEY_PREFIXES.some((prefix) => key.toLowerCase().startsWith(prefix)), {
             error: `must not start with a reserved prefix (${RESERVED_TAG_KEY_PREFIXES.join(", ")})`,
-        });
+        })
+        // The refinement as JSON Schema, for the OpenAPI description: no reserved prefix, in any case.
+        .meta({ not: { pattern: `^(${RESERVED_TAG_KEY_PREFIXES.map(anyCasePattern).join("|")})` } });
+}
+
+/** A regular expression that matches `text` in any case (JSON Schema's patterns have no flags). */
+function anyCasePattern(text: string): string {
+    return [...text].map((character) => (character.toLowerCase() === character.toUpperCase() ? character : `[${character.toLowerCase()}${character.toUpperCase()}]`)).join("");
 }
 
 /** Tag value: at most 256 characters of the same characters as a key; may be empty (a key-only tag). */

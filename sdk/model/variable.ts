@@ -47,6 +47,10 @@ export function createVariableRequestSchema() {
                 organization: z.object({ name: z.string({ error: "must be an organization name" }) }),
             })
             .optional(),
+    }).meta({
+        // The one rule the server checks beside this schema (it words the refusal itself), said for the
+        // service's OpenAPI description, which z.toJSONSchema makes of this schema: one of the two ways.
+        anyOf: [{ properties: { data: { required: ["relationships"] } } }, { required: ["filter"] }],
     });
 }
 

@@ -68,9 +68,13 @@ function sameValue(given: unknown, expected: FixedValue): boolean {
  */
 function fixedAttributeRule(value: FixedValue) {
     const shown = JSON.stringify(value);
-    return z.unknown().refine((given) => sameValue(given, value), {
-        error: `must be ${shown} on this service, which has no such setting (every workspace has ${shown}); leave it out or send ${shown}`,
-    });
+    return z
+        .unknown()
+        .refine((given) => sameValue(given, value), {
+            error: `must be ${shown} on this service, which has no such setting (every workspace has ${shown}); leave it out or send ${shown}`,
+        })
+        // The refinement as JSON Schema, for the OpenAPI description.
+        .meta({ const: value });
 }
 
 /**

@@ -9,6 +9,7 @@ import type { OpenAPIObject, OperationObject, ParameterObject, PathItemObject, R
 import { JSON_API_MEDIA_TYPE } from "../../sdk/model";
 import { MAX_PATH_PARAMETER_LENGTH } from "../connections";
 import { serverVersion } from "../version";
+import { EXAMPLE_BODIES } from "./examples";
 import { noCodeOperations } from "./noCode";
 import { ERROR_BODY, error, type Operation } from "./operation";
 import { projectOperations } from "./projects";
@@ -57,7 +58,12 @@ export function openApiDocument(options: DescriptionOptions): OpenAPIObject {
                 requestBody: {
                     description: operation.body.description,
                     required: operation.body.required,
-                    content: { [JSON_API_MEDIA_TYPE]: { schema: ref(operation.body.schema, `${name}Request`) } },
+                    content: {
+                        [JSON_API_MEDIA_TYPE]: {
+                            schema: ref(operation.body.schema, `${name}Request`),
+                            ...(EXAMPLE_BODIES[operation.operationId] !== undefined && { example: EXAMPLE_BODIES[operation.operationId] }),
+                        },
+                    },
                 },
             }),
             responses: Object.fromEntries(

@@ -106,6 +106,82 @@ describe("the description as served", () => {
     });
 });
 
+describe("what the schemas say", () => {
+    const document = openApiDocument({ admin: true });
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    /** The JSON Schema of `operationId`'s request body, compiled. */
+    const requestSchema = (operationId: string) => {
+        const operation = byId.get(operationId)!;
+        const item = (document.paths![openApiPath(operation.path)] as Record<string, OperationObject>)[operation.method]!;
+        const { schema } = (item.requestBody as { content: Record<string, { schema: { $ref: string } }> }).content["application/vnd.api+json"]!;
+        const name = schema.$ref.split("/").pop()!;
+        return ajv.getSchema(name) ?? (ajv.addSchema((document.components!.schemas as Record<string, SchemaObject>)[name]!, name), ajv.getSchema(name)!);
+    };
+
+    test("every body an operation takes has an example, which both its zod schema and its JSON Schema accept", () => {
+        const document = openApiDocument({ admin: true });
+        for (const operation of OPERATIONS.filter((candidate) => candidate.body)) {
+            const item = (document.paths![openApiPath(operation.path)] as Record<string, OperationObject>)[operation.method]!;
+            const example = (item.requestBody as { content: Record<string, { example?: unknown }> }).content["application/vnd.api+json"]!.example;
+            expect({ operation: operation.operationId, hasExample: example !== undefined }).toEqual({ operation: operation.operationId, hasExample: true });
+            expect({ operation: operation.operationId, zod: operation.body!.schema.safeParse(example).success }).toEqual({ operation: operation.operationId, zod: true });
+            const validate = requestSchema(operation.operationId);
+            expect({ operation: operation.operationId, jsonSchema: validate(example), errors: validate.errors ?? null }).toEqual({
+                operation: operation.operationId,
+                jsonSchema: true,
+                errors: null,
+            });
+        }
+    });
+
+    // What the model's refinements check, which z.toJSONSchema drops, is said as JSON Schema beside them: each
+    // of these bodies is refused by the zod schema, and must be by the description too (schemathesis found
+    // every one of them sent as valid and refused).
+    const project = (attributes: Record<string, unknown>) => ({ data: { type: "projects", attributes: { name: "Fine Name", ...attributes } } });
+    const projectWithTag = (key: string) => ({
+        data: { type: "projects", attributes: { name: "Fine Name" }, relationships: { "tag-bindings": { data: [{ type: "tag-bindings", attributes: { key, value: "v" } }] } } },
+    });
+    const module = (item: Record<string, unknown>) => ({
+        data: {
+            type: "no-code-modules",
+            relationships: { "registry-module": { data: { type: "registry-module", id: "mod-1" } }, "variable-options": { data: [{ type: "variable-options", ...item }] } },
+        },
+    });
+    // `server`: a rule the server checks beside the zod schema (with its own words), which accepts the body.
+    const cases: { rule: string; operationId: string; refused: unknown; accepted: unknown; server?: true }[] = [
+        { rule: "a duration above 0", operationId: "createProject", refused: project({ "auto-destroy-activity-duration": "0000d" }), accepted: project({ "auto-destroy-activity-duration": "0014d" }) },
+        { rule: "a duration of up to four digits", operationId: "createProject", refused: project({ "auto-destroy-activity-duration": "10000h" }), accepted: project({ "auto-destroy-activity-duration": "9999h" }) },
+        { rule: "a project name without a leading space", operationId: "createProject", refused: project({ name: " Padded" }), accepted: project({ name: "Pad ded" }) },
+        { rule: "a project name without a trailing space", operationId: "createProject", refused: project({ name: "Padded " }), accepted: project({ name: "Padded" }) },
+        { rule: "a tag key without a reserved prefix, in any case", operationId: "createProject", refused: projectWithTag("Hcp:owner"), accepted: projectWithTag("hcpx:owner") },
+        {
+            rule: "a hosted setting at its one value here",
+            operationId: "createWorkspace",
+            refused: { data: { type: "workspaces", attributes: { name: "w", "allow-destroy-plan": null } } },
+            accepted: { data: { type: "workspaces", attributes: { name: "w", "allow-destroy-plan": true } } },
+        },
+        { rule: "a variable-options item with an id or attributes", operationId: "createNoCodeModule", refused: module({}), accepted: module({ id: "ncvaropt-1" }) },
+        {
+            rule: "a variable's workspace, by relationship or by the deprecated filter",
+            operationId: "createVariable",
+            refused: { data: { type: "vars", attributes: { key: "K", category: "env" } } },
+            accepted: { data: { type: "vars", attributes: { key: "K", category: "env" } }, filter: { workspace: { name: "w" }, organization: { name: "acme" } } },
+            server: true,
+        },
+    ];
+    test.each(cases)("$rule: the JSON Schema of $operationId refuses what the service refuses", ({ operationId, refused, accepted, server }) => {
+        const zod = byId.get(operationId)!.body!.schema;
+        const validate = requestSchema(operationId);
+        expect({ zod: zod.safeParse(refused).success, jsonSchema: validate(refused) }).toEqual({ zod: server === true, jsonSchema: false });
+        expect({ zod: zod.safeParse(accepted).success, jsonSchema: validate(accepted) }).toEqual({ zod: true, jsonSchema: true });
+    });
+
+    test("path parameters are declared at most 100 characters long, the router's limit", () => {
+        const parameter = (document.paths!["/api/v2/projects/{id}"]!.get!.parameters as any[]).find((candidate) => candidate.name === "id");
+        expect(parameter.schema).toEqual({ type: "string", minLength: 1, maxLength: 100 });
+    });
+});
+
 describe("routes and operations", () => {
     test("every route of a server with an admin token has its operation, and every operation its route", async () => {
         const app = await buildApp({ dataPath: ":memory:", seed: noCodeTestSeed(), adminToken: ADMIN_TOKEN, logLevel: "silent" });
