@@ -73,7 +73,7 @@ export function connectionLimits(options: {
 export function connectionServerOptions(limits: ConnectionLimits) {
     return {
         requestTimeout: limits.requestTimeoutMs,
-        maxParamLength: MAX_PATH_PARAMETER_LENGTH,
+        routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
         http: {
             // Node requires headersTimeout <= requestTimeout; the whole request has the one limit.
             headersTimeout: limits.requestTimeoutMs,
