@@ -65,7 +65,7 @@ declare module "fastify" {
         };
     }
     interface FastifyRequest {
-        /** The caller, set by the authentication hook on every `/api/v2` route except ping. */
+        /** The caller, set by the authentication hook on every `/api/v2` route but ping and the description. */
         principal?: Principal;
     }
 }

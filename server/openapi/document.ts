@@ -98,7 +98,7 @@ export function openApiDocument(options: DescriptionOptions): OpenAPIObject {
                 "JSON:API documents under /api/v2, a bearer token on every call but ping and this description.",
             license: { name: "Apache-2.0", identifier: "Apache-2.0" },
         },
-        servers: [{ url: "/", description: "The service itself (wos-server listens on 127.0.0.1:8080 by default)" }],
+        servers: [{ url: "/", description: "The service the description was read from" }],
         tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
         paths,
         components: {
