@@ -137,7 +137,7 @@ function configWith(parameters: Record<string, Record<string, string>>): string 
 /** Runs schemathesis to its end; answers its exit code and what it printed. */
 function runSchemathesis(args: string[]): Promise<{ code: number | null; output: string }> {
     return new Promise((resolve, reject) => {
-        const child = spawn(SCHEMATHESIS, args, { cwd: scratch, env: { ...process.env, NO_COLOR: "1", SCHEMATHESIS_TELEMETRY: "false" } });
+        const child = spawn(SCHEMATHESIS, args, { cwd: scratch, env: { ...process.env, NO_COLOR: "1" } });
         let output = "";
         child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
         child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
