@@ -16,6 +16,9 @@ import { REGISTRY_MODULES, TOKENS, WORKSPACES } from "../support/seed";
 import {
     expectStatus,
     http,
+    initiateUpgrade,
+    moduleWithWorkspace,
+    noCodePaths,
     moveDocument,
     noCodeModuleDocument,
     noCodeTestSeed,
@@ -282,7 +285,6 @@ describe("a corpus of requests over HTTP", () => {
     }
 
     beforeAll(async () => {
-        const owners = started.owners;
         const org = { organization: "acme" };
         const nobody = { organization: "nosuchorganization" };
         const none = (id: string) => ({ id });
@@ -405,7 +407,6 @@ describe("a corpus of requests over HTTP", () => {
         await ask("deleteProject", "a token that may see it but not delete it", { params: { id: started.ids.Apps }, token: TOKENS.appsWrite });
         await ask("deleteProject", "delete", { params: { id: doomed } });
         await refusals("deleteProject", { id: project }, none("prj-nosuchproject0001"));
-        void owners;
     }, 120_000);
 
     // A second service whose plans never finish: a second upgrade meets the first still planning.
@@ -414,33 +415,17 @@ describe("a corpus of requests over HTTP", () => {
         withNoCodeServer((value) => (slow = value), { planStepMs: 3_600_000 });
 
         test("a second upgrade while the first is planning is a declared 409", async () => {
-            const module = (await http(slow.server, "POST", "/organizations/acme/no-code-modules", {
-                token: TOKENS.owners,
-                body: noCodeModuleDocument({ registryModuleId: slow.registryModule(), enabled: true }),
-            })).body.data.id as string;
-            const noCode = await http(slow.server, "POST", `/no-code-modules/${module}/workspaces`, {
-                token: TOKENS.owners,
-                body: noCodeWorkspaceDocument({ name: uniqueName("oa-slow"), projectId: slow.ids.Apps, vars: [{ key: "region", value: "eu-west-1", category: "infra" }] }),
-            });
-            const path = `/no-code-modules/${module}/workspaces/${noCode.body.data.id}/upgrade`;
-            expectStatus(await http(slow.server, "POST", path, { token: TOKENS.owners, body: upgradeDocument() }), 200);
-            const second = await http(slow.server, "POST", path, { token: TOKENS.owners, body: upgradeDocument() });
+            const { moduleId, workspace } = await moduleWithWorkspace(slow);
+            await initiateUpgrade(slow.server, moduleId, workspace.id);
+            const second = await http(slow.server, "POST", noCodePaths.upgrade(moduleId, workspace.id), { token: TOKENS.owners, body: upgradeDocument() });
             answers.push({ operationId: "startWorkspaceUpgrade", case: "while another plans", response: second });
             expect(second.status).toBe(409);
         });
 
         test("confirming a plan still planning is a declared 409", async () => {
-            const module = (await http(slow.server, "POST", "/organizations/acme/no-code-modules", {
-                token: TOKENS.owners,
-                body: noCodeModuleDocument({ registryModuleId: slow.registryModule(), enabled: true }),
-            })).body.data.id as string;
-            const noCode = await http(slow.server, "POST", `/no-code-modules/${module}/workspaces`, {
-                token: TOKENS.owners,
-                body: noCodeWorkspaceDocument({ name: uniqueName("oa-slow"), projectId: slow.ids.Apps, vars: [{ key: "region", value: "eu-west-1", category: "infra" }] }),
-            });
-            const path = `/no-code-modules/${module}/workspaces/${noCode.body.data.id}/upgrade`;
-            const run = (await http(slow.server, "POST", path, { token: TOKENS.owners, body: upgradeDocument() })).body.data.id as string;
-            const confirm = await http(slow.server, "POST", `${path}/${run}`, { token: TOKENS.owners });
+            const { moduleId, workspace } = await moduleWithWorkspace(slow);
+            const run = await initiateUpgrade(slow.server, moduleId, workspace.id);
+            const confirm = await http(slow.server, "POST", noCodePaths.run(moduleId, workspace.id, run.id), { token: TOKENS.owners });
             answers.push({ operationId: "confirmWorkspaceUpgrade", case: "while it plans", response: confirm });
             expect(confirm.status).toBe(409);
         });
