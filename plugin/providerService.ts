@@ -28,7 +28,7 @@ import type { FunctionBinding } from "./functionBinding";
 import { type ItemChange, itemChanges } from "./itemDiff";
 import { pluginVersion } from "./pluginVersion";
 import { inProgramShape } from "./programShape";
-import { isEmptyBag, markLike, type PropertyBag, reveal, UNKNOWN, wireBag } from "./propertyValues";
+import { isEmptyBag, markLike, type PropertyBag, reveal, secret, UNKNOWN, wireBag } from "./propertyValues";
 import { handlerInputsOf, type ResourceBinding } from "./resourceBinding";
 import { FUNCTION_BINDINGS, RESOURCE_BINDINGS, wosPackageSchema } from "./schema";
 
@@ -200,9 +200,15 @@ export class WosProviderService {
         );
     }
 
-    /** Outputs for the engine: secret where the request had secrets and where the resource always has them. */
+    /**
+     * Outputs for the engine: secret where the request had secrets, where the schema says the output always is
+     * (its declaration's `@secret`), and where the resource says so of a value (a sensitive variable's).
+     */
     private engineOutputs(binding: ResourceBinding, outputs: PropertyBag, sent: PropertyBag | undefined): PropertyBag {
-        const marked = markLike(wireBag(outputs), sent) as PropertyBag;
+        const marked = { ...(markLike(wireBag(outputs), sent) as PropertyBag) };
+        for (const [name, spec] of Object.entries(binding.schema.spec.properties)) {
+            if (spec.secret && marked[name] !== undefined) marked[name] = secret(marked[name]);
+        }
         return binding.secretOutputs ? binding.secretOutputs(marked) : marked;
     }
 

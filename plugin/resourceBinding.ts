@@ -41,7 +41,10 @@ export interface ResourceBinding {
     schemaInputs?(plain: PropertyBag): PropertyBag;
     /** Marks what is always secret in the inputs (plain or partly marked), whatever the program marked. */
     secretInputs?(inputs: PropertyBag): PropertyBag;
-    /** Marks what is always secret in the outputs (plain or partly marked). */
+    /**
+     * Marks what is secret in the outputs (plain or partly marked) beyond what the schema says is always
+     * secret (an output declared `@secret` is marked by the provider service): a value secret only at times.
+     */
     secretOutputs?(outputs: PropertyBag): PropertyBag;
     /**
      * The outputs that only the service can tell during a preview (a version it resolves, an id it gives):

@@ -24,9 +24,15 @@ export interface NoCodeModuleArgs {
     /**
      * Name of the organization whose registry holds the module; default: the stack config `wos:organization`,
      * else the environment variable `WOS_ORGANIZATION`. Changing it replaces the no-code module.
+     *
+     * @replaceOnChanges
      */
     organization?: pulumi.Input<string>;
-    /** Id of the registry module (`mod-…`); a registry module has at most one no-code module. Changing it replaces the no-code module. */
+    /**
+     * Id of the registry module (`mod-…`); a registry module has at most one no-code module. Changing it replaces the no-code module.
+     *
+     * @replaceOnChanges
+     */
     registryModuleId: pulumi.Input<string>;
     /**
      * The module version no-code workspaces use, an existing version such as `1.1.0`. Default: the module's

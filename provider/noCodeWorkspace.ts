@@ -18,7 +18,11 @@ export type NoCodeWorkspaceVarArgs = { [K in keyof ClientVar]: pulumi.Input<NonN
 
 /** Inputs of a {@link NoCodeWorkspace}. */
 export interface NoCodeWorkspaceArgs {
-    /** Id of the no-code module (`nocode-…`) to make the workspace from. Changing it replaces the workspace. */
+    /**
+     * Id of the no-code module (`nocode-…`) to make the workspace from. Changing it replaces the workspace.
+     *
+     * @replaceOnChanges
+     */
     noCodeModuleId: pulumi.Input<string>;
     /** Id of the project (`prj-…`); the caller must be allowed to create workspaces in it. Changing it moves the workspace. */
     projectId: pulumi.Input<string>;

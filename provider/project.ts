@@ -15,6 +15,8 @@ export interface ProjectArgs {
     /**
      * Name of the organization that owns the project; default: the stack config `wos:organization`, else the
      * environment variable `WOS_ORGANIZATION`. Changing it replaces the project.
+     *
+     * @replaceOnChanges
      */
     organization?: pulumi.Input<string>;
     /** 3 to 40 characters: letters, numbers, spaces, `-` and `_`; no leading or trailing space. Unique per organization. */

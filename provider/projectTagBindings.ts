@@ -11,7 +11,11 @@ import * as pulumi from "@pulumi/pulumi";
 
 /** Inputs of a {@link ProjectTagBindings}. */
 export interface ProjectTagBindingsArgs {
-    /** Id of the project (`prj-…`). Changing it replaces the resource. */
+    /**
+     * Id of the project (`prj-…`). Changing it replaces the resource.
+     *
+     * @replaceOnChanges
+     */
     projectId: pulumi.Input<string>;
     /**
      * The keys managed here and their values. Removing a key from the map removes that binding from the

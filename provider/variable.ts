@@ -10,7 +10,11 @@ import * as pulumi from "@pulumi/pulumi";
 
 /** Inputs of a {@link Variable}. */
 export interface VariableArgs {
-    /** Id of the owning workspace (`ws-…`). Changing it replaces the variable. */
+    /**
+     * Id of the owning workspace (`ws-…`). Changing it replaces the variable.
+     *
+     * @replaceOnChanges
+     */
     workspaceId: pulumi.Input<string>;
     /** The variable's name, unique per workspace and category. Changing it replaces a sensitive variable. */
     key: pulumi.Input<string>;

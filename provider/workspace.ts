@@ -15,6 +15,8 @@ export interface WorkspaceArgs {
     /**
      * Name of the organization; default: the stack config `wos:organization`, else the environment variable
      * `WOS_ORGANIZATION`. Changing it replaces the workspace.
+     *
+     * @replaceOnChanges
      */
     organization?: pulumi.Input<string>;
     /** 1 to 90 letters, numbers, `-` and `_`; unique in the organization (in any case). Changes in place. */

@@ -7,40 +7,15 @@
  */
 import { lookUpProject, type GetProjectArgs } from "../../provider/handlers/lookups";
 import type { FunctionBinding } from "../functionBinding";
-import { type FunctionSchemaPiece } from "../schemaSpec";
+import type { FunctionSchemaPiece } from "../schemaSpec";
 import { getProjectExample } from "../examples/getProject";
+import { declaredFunction } from "../declaredSchema";
 import { describedWithExamples } from "../schemaExamples";
 
 /** The schema of `wos:index:getProject`. */
-export const getProjectSchema: FunctionSchemaPiece = {
-    token: "wos:index:getProject",
-    spec: {
-        description: describedWithExamples("Finds the project of an organization by its name (in any case), with its duration and tags. Fails when there is none (or the token may not see it).", [getProjectExample]),
-        inputs: {
-            type: "object",
-            properties: {
-                organization: { type: "string", description: "Name of the organization; default: the stack config `wos:organization`, else `WOS_ORGANIZATION`." },
-                name: { type: "string", description: "The project's name (compared case-insensitively, as the service does)." },
-            },
-            required: ["name"],
-        },
-        outputs: {
-            type: "object",
-            properties: {
-                id: { type: "string", description: "The project's id (`prj-…`)." },
-                organization: { type: "string", description: "The organization's name." },
-                name: { type: "string", description: "The project's name as the service holds it." },
-                description: { type: "string", description: "The description; left out when none is set." },
-                autoDestroyActivityDuration: { type: "string", description: "Inactivity after which its workspaces are destroyed (`14d`, `12h`); left out when none is set." },
-                workspaceCount: { type: "number", description: "Number of workspaces in the project at the time of the lookup." },
-                teamCount: { type: "number", description: "Number of teams with access to the project." },
-                tags: { type: "object", additionalProperties: { type: "string" }, description: "The project's tag bindings." },
-            },
-            required: ["id", "organization", "name", "workspaceCount", "teamCount", "tags"],
-        },
-    },
-    types: {},
-};
+export const getProjectSchema: FunctionSchemaPiece = declaredFunction("getProject", {
+    description: describedWithExamples("Finds the project of an organization by its name (in any case), with its duration and tags. Fails when there is none (or the token may not see it).", [getProjectExample]),
+});
 
 /** `wos:index:getProject` served by its lookup. */
 export const getProjectBinding: FunctionBinding = {

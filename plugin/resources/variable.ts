@@ -10,38 +10,15 @@
 import * as handlers from "../../provider/handlers/variable";
 import { isObject, type PropertyBag, reveal, secret } from "../propertyValues";
 import type { ResourceBinding } from "../resourceBinding";
-import { type ResourceSchemaPiece } from "../schemaSpec";
+import type { ResourceSchemaPiece } from "../schemaSpec";
 import { variableExample } from "../examples/variable";
+import { declaredResource } from "../declaredSchema";
 import { describedWithExamples } from "../schemaExamples";
 
 /** The schema of `wos:index:Variable`. */
-export const variableSchema: ResourceSchemaPiece = {
-    token: "wos:index:Variable",
-    spec: {
-        description: describedWithExamples("A variable of a workspace, optionally sensitive: the value of a sensitive variable is write-only on the service and always a secret here.", [variableExample]),
-        properties: {
-            workspaceId: { type: "string", description: "The owning workspace's id." },
-            key: { type: "string", description: "The variable's name." },
-            value: { type: "string", description: "The value; for a sensitive variable the last one written, as a secret." },
-            description: { type: "string", description: "The description, when it has one." },
-            category: { type: "string", description: "`infra` or `env`." },
-            hcl: { type: "boolean", description: "Whether the value is configuration-language code." },
-            sensitive: { type: "boolean", description: "Whether the value is write-only." },
-        },
-        required: ["workspaceId", "key", "value", "category", "hcl", "sensitive"],
-        inputProperties: {
-            workspaceId: { type: "string", description: "Id of the owning workspace (`ws-…`). Changing it replaces the variable." },
-            key: { type: "string", description: "The variable's name, unique per workspace and category. Changing it replaces a sensitive variable." },
-            value: { type: "string", description: "The value; default `\"\"`. A sensitive variable's value is kept as a secret in state." },
-            description: { type: "string", description: "At most 512 characters." },
-            category: { type: "string", description: "`infra` (a configuration variable) or `env` (an environment variable). Changing it replaces a sensitive variable." },
-            hcl: { type: "boolean", description: "Evaluate the value as configuration-language code; default false; no effect for `env`." },
-            sensitive: { type: "boolean", description: "Write-once secrecy: the service never shows the value again. Default false. Turning it on changes the\nvariable in place; turning it off replaces it." },
-        },
-        requiredInputs: ["workspaceId", "key", "category"],
-    },
-    types: {},
-};
+export const variableSchema: ResourceSchemaPiece = declaredResource("Variable", {
+    description: describedWithExamples("A variable of a workspace, optionally sensitive: the value of a sensitive variable is write-only on the service and always a secret here.", [variableExample]),
+});
 
 /**
  * Whether `sensitive` may be true: anything but a plain `false` or nothing. One not known yet (a preview)

@@ -5,7 +5,7 @@
  * (the TSDoc). A difference of any of them fails here, naming the resource and the property.
  */
 import { COMPONENT_SCHEMAS, RESOURCE_BINDINGS, FUNCTION_BINDINGS, wosPackageSchema } from "../../plugin/schema";
-import { Declarations, schemaFunction, schemaResource, type Described, type PackageSchema } from "./declaredSchema";
+import { Declarations, declaredSide, ROOT, schemaFunction, schemaResource, type Described, type PackageSchema } from "./declaredSchema";
 
 const RESOURCES = ["Project", "ProjectTagBindings", "Variable", "Workspace", "NoCodeModule", "NoCodeWorkspace"];
 const COMPONENTS = ["NoCodeProject"];
@@ -14,7 +14,7 @@ const FUNCTIONS = ["getProject", "getProjects", "getWorkspace", "getWorkspaces",
 let declarations: Declarations;
 
 beforeAll(() => {
-    declarations = new Declarations();
+    declarations = new Declarations(ROOT);
 }, 120_000);
 
 const schema = wosPackageSchema as unknown as PackageSchema;
@@ -36,22 +36,22 @@ describe("the plugin's schema is the dynamic resources' declarations", () => {
     });
 
     test.each(RESOURCES)("wos:index:%s: every input and output, with type, optionality, default, secretness and description", (name) => {
-        expect(properties(schemaResource(schema, `wos:index:${name}`))).toEqual(properties(declarations.resource(name)));
+        expect(properties(schemaResource(schema, `wos:index:${name}`))).toEqual(properties(declaredSide(declarations.resource(name))));
     });
 
     test.each(COMPONENTS)(
         "wos:index:%s (a component): every input and output, with type, optionality, plainness, default, secretness and description",
         (name) => {
-            expect(properties(schemaResource(schema, `wos:index:${name}`))).toEqual(properties(declarations.component(name)));
+            expect(properties(schemaResource(schema, `wos:index:${name}`))).toEqual(properties(declaredSide(declarations.component(name))));
         },
     );
 
     test.each(FUNCTIONS)("wos:index:%s: every argument and result field, with type, optionality and description", (name) => {
-        expect(properties(schemaFunction(schema, `wos:index:${name}`))).toEqual(properties(declarations.function(name)));
+        expect(properties(schemaFunction(schema, `wos:index:${name}`))).toEqual(properties(declaredSide(declarations.function(name))));
     });
 
-    test("the comparison sees a drift: a changed description, type, optionality or secretness of one property differs", () => {
-        const declared = properties(declarations.resource("Variable"));
+    test("the comparison sees a drift: a changed description, type, optionality, secretness, default, plainness or replacement of one property differs", () => {
+        const declared = properties(declaredSide(declarations.resource("Variable")));
         const drifted = (change: (copy: PackageSchema) => void) => {
             const copy = JSON.parse(JSON.stringify(wosPackageSchema)) as PackageSchema;
             change(copy);
@@ -65,10 +65,12 @@ describe("the plugin's schema is the dynamic resources' declarations", () => {
         expect(drifted((copy) => (variable(copy).properties.value!.secret = true))).not.toEqual(declared);
         expect(drifted((copy) => (variable(copy).inputProperties.hcl!.default = false))).not.toEqual(declared);
         expect(drifted((copy) => (variable(copy).inputProperties.key!.plain = true))).not.toEqual(declared);
+        expect(drifted((copy) => (variable(copy).inputProperties.key!.willReplaceOnChanges = true))).not.toEqual(declared);
+        expect(drifted((copy) => delete variable(copy).inputProperties.workspaceId!.willReplaceOnChanges)).not.toEqual(declared);
     });
 
     test("the comparison sees a drift of the component: a plain input made eventual, a form's field dropped, an output's type", () => {
-        const declared = properties(declarations.component("NoCodeProject"));
+        const declared = properties(declaredSide(declarations.component("NoCodeProject")));
         const drifted = (change: (copy: PackageSchema) => void) => {
             const copy = JSON.parse(JSON.stringify(wosPackageSchema)) as PackageSchema;
             change(copy);
