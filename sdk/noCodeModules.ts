@@ -165,9 +165,13 @@ export interface NoCodeModuleReadOptions {
     include?: "variable-options"[];
 }
 
-/** Vars of a no-code workspace create or upgrade: each var by the variable rules, a key once per category. */
-export function noCodeWorkspaceVarListSchema() {
-    const variable = z.object({
+/**
+ * The fields of one var of {@link noCodeWorkspaceVarListSchema}, each by the variable rules.
+ *
+ * @internal shared with the `check` of `wos:NoCodeWorkspace` (`provider/handlers/noCodeWorkspace.ts`).
+ */
+export function noCodeWorkspaceVarShape() {
+    return {
         /** {@inheritDoc NoCodeWorkspaceVar.key} */
         key: variableKeyRule(),
         /** {@inheritDoc NoCodeWorkspaceVar.value} */
@@ -180,8 +184,12 @@ export function noCodeWorkspaceVarListSchema() {
         hcl: booleanRule().optional(),
         /** {@inheritDoc NoCodeWorkspaceVar.sensitive} */
         sensitive: booleanRule().optional(),
-    });
-    return z.array(variable, { error: "must be a list of vars" }).superRefine((vars, context) => {
+    };
+}
+
+/** Vars of a no-code workspace create or upgrade: each var by the variable rules, a key once per category. */
+export function noCodeWorkspaceVarListSchema() {
+    return z.array(z.object(noCodeWorkspaceVarShape()), { error: "must be a list of vars" }).superRefine((vars, context) => {
         if (!vars.every((item) => typeof item?.key === "string" && typeof item?.category === "string")) return;
         for (const problem of workspaceVarListProblems(vars)) {
             context.addIssue({ code: "custom", message: problem.message, path: [problem.index, "key"] });

@@ -19,13 +19,14 @@ import {
     moduleVariableNameRule,
     moduleVariableTypeRule,
     moduleVersionRule,
+    organizationNameRule,
     variableOptionSetProblems,
     variableOptionValueRule,
     type NoCodeModule,
     type VariableOptions,
 } from "../../sdk/model";
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
-import { type CheckFailure, checkObjectList, checkProperty } from "./inputChecks";
+import { inputFailures, objectList, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
@@ -33,26 +34,42 @@ import { differs, mayBeSame } from "./stateComparison";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 
-/** One variable-options set as the program gives it. */
-export interface VariableOptionsInput {
-    variableName: string;
-    variableType: string;
-    /** Allowed values; numbers and booleans are kept as their text, as the service does. */
-    options: (string | number | boolean)[];
-}
-
-/** Inputs of a `wos:NoCodeModule` once known (see `NoCodeModuleArgs` in `provider/noCodeModule.ts`). */
-export interface NoCodeModuleInputs {
-    organization: string;
-    /** `mod-...` */
-    registryModuleId: string;
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+/**
+ * The inputs of a `wos:NoCodeModule` and their rules (see `NoCodeModuleArgs` in `provider/noCodeModule.ts`).
+ * Whether the variables and types exist in the pinned version is the service's to say.
+ */
+const NO_CODE_MODULE_INPUTS = z.object({
+    /** Filled in by `check` from the default organization when the program left it out. */
+    organization: withRequiredReason(organizationNameRule(), MISSING_ORGANIZATION_REASON),
+    registryModuleId: withRequiredReason(
+        idRule("mod-"),
+        "registryModuleId is required (the id of a module of the organization's registry, 'mod-...')",
+    ),
     /** Default: the module's highest version, chosen by the service at create. */
-    versionPin?: string;
+    versionPin: moduleVersionRule().optional(),
     /** Default false. */
-    enabled?: boolean;
-    /** The module's whole list of sets; absent means none. */
-    variableOptions?: VariableOptionsInput[];
-}
+    enabled: booleanRule().optional(),
+    /** The module's whole list of sets, one per variable name; absent means none. */
+    variableOptions: objectList({
+        item: "variable-options sets ({ variableName, variableType, options })",
+        fields: {
+            variableName: moduleVariableNameRule(),
+            variableType: moduleVariableTypeRule(),
+            /** Allowed values, at least one (a set with none allows nothing); numbers and booleans are kept as their text, as the service does. */
+            options: z.array(variableOptionValueRule(), { error: "must be a list of allowed values" }).min(1, { error: "must not be empty" }),
+        },
+        identity: ["variableName"],
+        listProblems: variableOptionSetProblems,
+    }).optional(),
+});
+
+/** Inputs of a `wos:NoCodeModule` once known and checked. */
+export type NoCodeModuleInputs = z.output<typeof NO_CODE_MODULE_INPUTS>;
+
+/** One variable-options set as the program gives it, once checked. */
+export type VariableOptionsInput = NonNullable<NoCodeModuleInputs["variableOptions"]>[number];
 
 /**
  * Outputs of a `wos:NoCodeModule`: the inputs as the service holds them, `versionPin` resolved, each set
@@ -66,16 +83,6 @@ export interface NoCodeModuleOutputs {
     variableOptions: VariableOptions[];
 }
 
-/** Organization names: the service identifies an organization by its name, which is never blank. */
-function organizationNameRule() {
-    return z.string({ error: "must be a string" }).refine((name) => name.trim() !== "", { error: "must not be empty" });
-}
-
-/** `options` of a set: a non-empty list of strings, numbers or booleans (a set with no option allows nothing). */
-function optionListRule() {
-    return z.array(variableOptionValueRule(), { error: "must be a list of allowed values" }).min(1, { error: "must not be empty" });
-}
-
 /** How messages name the resource: `wos:NoCodeModule nocode-… (registry module mod-…) in organization 'acme'`. */
 function describe(props: Partial<NoCodeModuleInputs> | undefined, id?: string): string {
     const known = (value: unknown): value is string => typeof value === "string" && !isUnknown(value);
@@ -84,18 +91,6 @@ function describe(props: Partial<NoCodeModuleInputs> | undefined, id?: string): 
     const organization = known(props?.organization) ? ` in organization '${props!.organization}'` : "";
     return `wos:NoCodeModule${where}${module}${organization}`;
 }
-
-// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
-// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
-const RULES = {
-    organization: organizationNameRule(),
-    registryModuleId: idRule("mod-"),
-    versionPin: moduleVersionRule(),
-    enabled: booleanRule(),
-    variableName: moduleVariableNameRule(),
-    variableType: moduleVariableTypeRule(),
-    options: optionListRule(),
-};
 
 /**
  * Validates the inputs with the rules of `sdk/model` before any request: organization (the default
@@ -107,27 +102,7 @@ const RULES = {
 export async function check(_olds: PropertyBag, given: PropertyBag): Promise<dynamic.CheckResult> {
     // An organization left out is the configured default's, written into the inputs (and so into state).
     const news = withDefaultOrganization(given);
-    const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "organization", RULES.organization, {
-        required: true,
-        requiredReason: MISSING_ORGANIZATION_REASON,
-    });
-    checkProperty(failures, news, "registryModuleId", RULES.registryModuleId, {
-        required: true,
-        requiredReason: "registryModuleId is required (the id of a module of the organization's registry, 'mod-...')",
-    });
-    checkProperty(failures, news, "versionPin", RULES.versionPin);
-    checkProperty(failures, news, "enabled", RULES.enabled);
-    checkObjectList(failures, news, "variableOptions", {
-        item: "variable-options sets ({ variableName, variableType, options })",
-        fields: {
-            variableName: { rule: RULES.variableName, required: true },
-            variableType: { rule: RULES.variableType, required: true },
-            options: { rule: RULES.options, required: true },
-        },
-        identity: ["variableName"],
-        listProblems: variableOptionSetProblems,
-    });
+    const failures = inputFailures(NO_CODE_MODULE_INPUTS, news);
     const inputs: PropertyBag = { ...news };
     if (Array.isArray(news.variableOptions)) inputs.variableOptions = news.variableOptions.map(optionsAsText);
     return { inputs, failures };

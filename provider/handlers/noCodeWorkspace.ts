@@ -17,16 +17,12 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import type { NoCodeWorkspaceCreateOptions, WosClient } from "../../sdk";
+import type { WosClient } from "../../sdk";
 import { WosNotFoundError } from "../../sdk/errors";
+import { noCodeWorkspaceVarShape } from "../../sdk/noCodeModules";
 import {
-    booleanRule,
     idRule,
     moduleVersionRule,
-    variableCategoryRule,
-    variableDescriptionRule,
-    variableKeyRule,
-    variableValueRule,
     workspaceNameRule,
     workspaceVarListProblems,
     type NoCodeModule,
@@ -36,7 +32,7 @@ import {
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
 import { isRecord, joinValues, setValuesApart } from "./varValuesApart";
-import { type CheckFailure, checkObjectList, checkProperty } from "./inputChecks";
+import { inputFailures, objectList, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError, ProviderOperationError, safeMessage } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
@@ -46,11 +42,13 @@ import { unlessGone } from "./unlessGone";
 import {
     changedSettingProperties,
     changedSettings,
-    checkSettings,
     NO_CODE_WORKSPACE_SETTINGS,
     settingsBesideName,
     settingsFrom,
     settingsPatch,
+    SOURCE_SETTING_RULES,
+    withAgentPoolRule,
+    WORKSPACE_SETTING_RULES,
     type WorkspaceSetting,
     type WorkspaceSettingOutputs,
 } from "./workspaceSettings";
@@ -59,15 +57,42 @@ import { DEFAULT_UPGRADE_TIMEOUT_SECONDS, logUpgrade, planUpgrade, runUpgrade, U
 // The upgrade runner's knobs, where the tests, the benchmarks and earlier versions of this module have them.
 export { DEFAULT_UPGRADE_POLL_MS, DEFAULT_UPGRADE_TIMEOUT_SECONDS, setUpgradeLogger, type LastUpgrade, type UpgradeLogger } from "./upgradeRunner";
 
-/** Inputs of a `wos:NoCodeWorkspace` once known (see `NoCodeWorkspaceArgs` in `provider/noCodeWorkspace.ts`). */
-export interface NoCodeWorkspaceInputs extends NoCodeWorkspaceCreateOptions {
-    /** `nocode-...` */
-    noCodeModuleId: string;
-    moduleVersion?: string;
-    upgradeTimeoutSeconds?: number;
-    /** `1 of 3`: the rollout wave a failed upgrade's message names. */
-    rolloutWave?: string;
-}
+// ---------------------------------------------------------------------------------------------------------
+// check
+
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+/**
+ * The inputs of a `wos:NoCodeWorkspace` and their rules (see `NoCodeWorkspaceArgs` in
+ * `provider/noCodeWorkspace.ts`), with the vars whole (their values put back from `sensitiveValues`). Whether
+ * an `infra` key is a variable of the module, and whether `moduleVersion` is the module's pin, need the
+ * service: create and update say so before changing anything.
+ */
+const NO_CODE_WORKSPACE_INPUTS = withAgentPoolRule(
+    z.object({
+        noCodeModuleId: withRequiredReason(idRule("nocode-"), "noCodeModuleId is required (the id of a no-code module, 'nocode-...')"),
+        projectId: withRequiredReason(idRule("prj-"), "projectId is required (the id of a project, 'prj-...')"),
+        name: workspaceNameRule(),
+        ...WORKSPACE_SETTING_RULES,
+        ...SOURCE_SETTING_RULES,
+        /** The workspace's vars this resource manages; a key at most once per category. */
+        vars: objectList({
+            item: "vars ({ key, value?, category, description?, hcl?, sensitive? })",
+            // The SDK's: the value rule's messages name the rule, never the value.
+            fields: noCodeWorkspaceVarShape(),
+            identity: ["key", "category"],
+            listProblems: workspaceVarListProblems,
+        }).optional(),
+        moduleVersion: moduleVersionRule().optional(),
+        /** A number of seconds over 0 (zod's `number` already refuses an infinity, as not a number). */
+        upgradeTimeoutSeconds: z.number({ error: "must be a number of seconds" }).positive({ error: "must be greater than 0" }).optional(),
+        /** `1 of 3`: the rollout wave a failed upgrade's message names, at most 100 characters. */
+        rolloutWave: z.string({ error: "must be a string, e.g. '1 of 3'" }).max(100, { error: "must be at most 100 characters" }).optional(),
+    }),
+);
+
+/** Inputs of a `wos:NoCodeWorkspace` once known and checked. */
+export type NoCodeWorkspaceInputs = z.output<typeof NO_CODE_WORKSPACE_INPUTS>;
 
 /** A managed var as state holds it: the SDK's var with its defaults filled, a sensitive value the last one written. */
 export type NoCodeWorkspaceVarOutput = Required<Omit<NoCodeWorkspaceVar, "description">> & Pick<NoCodeWorkspaceVar, "description">;
@@ -89,19 +114,6 @@ export interface NoCodeWorkspaceOutputs extends WorkspaceSettingOutputs {
     lastUpgrade?: LastUpgrade;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// check
-
-/** `upgradeTimeoutSeconds`: a number of seconds over 0 (zod's `number` already refuses an infinity, as not a number). */
-function upgradeTimeoutRule() {
-    return z.number({ error: "must be a number of seconds" }).positive({ error: "must be greater than 0" });
-}
-
-/** `rolloutWave`: a label of at most 100 characters, which only messages show. */
-function rolloutWaveRule() {
-    return z.string({ error: "must be a string, e.g. '1 of 3'" }).max(100, { error: "must be at most 100 characters" });
-}
-
 /** How messages name the resource: `wos:NoCodeWorkspace 'site-prod' (ws-…) of no-code module nocode-…`. */
 function describe(props: Partial<NoCodeWorkspaceInputs> | undefined, id?: string): string {
     const known = (value: unknown): value is string => typeof value === "string" && !isUnknown(value);
@@ -109,63 +121,6 @@ function describe(props: Partial<NoCodeWorkspaceInputs> | undefined, id?: string
     const where = id ? ` (${id})` : "";
     const module = known(props?.noCodeModuleId) ? ` of no-code module ${props!.noCodeModuleId}` : "";
     return `wos:NoCodeWorkspace${name}${where}${module}`;
-}
-
-// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
-// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
-const RULES = {
-    noCodeModuleId: idRule("nocode-"),
-    projectId: idRule("prj-"),
-    name: workspaceNameRule(),
-    flag: booleanRule(),
-    varKey: variableKeyRule(),
-    varValue: variableValueRule(),
-    varCategory: variableCategoryRule(),
-    varDescription: variableDescriptionRule(),
-    moduleVersion: moduleVersionRule(),
-    upgradeTimeout: upgradeTimeoutRule(),
-    rolloutWave: rolloutWaveRule(),
-};
-
-/**
- * Validates the inputs with the rules of `sdk/model` before any request: the ids and their prefixes, the
- * name, description and source rules, execution mode and its agent pool (required with `agent`, refused
- * with `remote`), each var (key, value, category, description, flags) and a key at most once per category,
- * the module version format and a positive timeout. Whether an `infra` key is a variable of the module, and
- * whether `moduleVersion` is the module's pin, need the service: create and update say so before changing
- * anything. Unknown values pass. Reasons never quote a var's value. Answers the failures ({@link check} answers
- * the inputs as the program gave them).
- */
-function wholeVarsFailures(news: PropertyBag): CheckFailure[] {
-    const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "noCodeModuleId", RULES.noCodeModuleId, {
-        required: true,
-        requiredReason: "noCodeModuleId is required (the id of a no-code module, 'nocode-...')",
-    });
-    checkProperty(failures, news, "projectId", RULES.projectId, {
-        required: true,
-        requiredReason: "projectId is required (the id of a project, 'prj-...')",
-    });
-    checkProperty(failures, news, "name", RULES.name, { required: true });
-    checkSettings(failures, news, NO_CODE_WORKSPACE_SETTINGS);
-    checkObjectList(failures, news, "vars", {
-        item: "vars ({ key, value?, category, description?, hcl?, sensitive? })",
-        fields: {
-            key: { rule: RULES.varKey, required: true },
-            // The value rule's messages name the rule, never the value.
-            value: { rule: RULES.varValue },
-            category: { rule: RULES.varCategory, required: true },
-            description: { rule: RULES.varDescription },
-            hcl: { rule: RULES.flag },
-            sensitive: { rule: RULES.flag },
-        },
-        identity: ["key", "category"],
-        listProblems: workspaceVarListProblems,
-    });
-    checkProperty(failures, news, "moduleVersion", RULES.moduleVersion);
-    checkProperty(failures, news, "upgradeTimeoutSeconds", RULES.upgradeTimeout);
-    checkProperty(failures, news, "rolloutWave", RULES.rolloutWave);
-    return failures;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -673,11 +628,15 @@ async function apart<T>(news: PropertyBag, keys: ReadonlySet<string>, operation:
 }
 
 /**
- * Checks the whole vars; answers the inputs as the program gave them (values apart). `sensitiveValues` must be
- * a map of strings.
+ * Validates the inputs with the rules of `sdk/model` before any request: the ids and their prefixes, the
+ * name, description and source rules, execution mode and its agent pool (required with `agent`, refused
+ * with `remote`), each var (key, value, category, description, flags) and a key at most once per category,
+ * the module version format and a positive timeout, with the vars whole; `sensitiveValues` must be a map of
+ * strings. Unknown values pass. Reasons never quote a var's value. Answers the inputs as the program gave
+ * them (values apart).
  */
 export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
-    const failures = wholeVarsFailures(withWholeVars(news));
+    const failures = inputFailures(NO_CODE_WORKSPACE_INPUTS, withWholeVars(news));
     const values = news.sensitiveValues;
     if (values !== undefined && !isUnknown(values) && (!isRecord(values) || !Object.values(values).every((value) => typeof value === "string"))) {
         failures.push({ property: "sensitiveValues", reason: "sensitiveValues must be a map of strings (the values of sensitive vars, by 'category:key')" });

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { WosClient } from "../../sdk";
 import {
     autoDestroyActivityDurationRule,
+    organizationNameRule,
     projectDescriptionRule,
     projectNameRule,
     tagKeyRule,
@@ -19,7 +20,7 @@ import {
     type Project,
 } from "../../sdk/model";
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
-import { type CheckFailure, checkProperty, checkTagMap } from "./inputChecks";
+import { inputFailures, tagMap, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
@@ -28,15 +29,21 @@ import { mapFromTags, tagMapSignature, tagsFromMap } from "./tagMaps";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 
-/** Inputs of a `wos:Project` once known (see `ProjectArgs` in `provider/project.ts`). */
-export interface ProjectInputs {
-    organization: string;
-    name: string;
-    description?: string;
-    autoDestroyActivityDuration?: string;
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+/** The inputs of a `wos:Project` and their rules (see `ProjectArgs` in `provider/project.ts`). */
+const PROJECT_INPUTS = z.object({
+    /** Filled in by `check` from the default organization when the program left it out. */
+    organization: withRequiredReason(organizationNameRule(), MISSING_ORGANIZATION_REASON),
+    name: projectNameRule(),
+    description: projectDescriptionRule().optional(),
+    autoDestroyActivityDuration: autoDestroyActivityDurationRule().optional(),
     /** When given, the project's whole tag set; when absent, the project's tags are not managed here. */
-    tags?: Record<string, string>;
-}
+    tags: tagMap({ key: tagKeyRule(), value: tagValueRule(), set: tagSetProblems }).optional(),
+});
+
+/** Inputs of a `wos:Project` once known and checked. */
+export type ProjectInputs = z.output<typeof PROJECT_INPUTS>;
 
 /**
  * Outputs of a `wos:Project`: its inputs as the service holds them. `tags` is present only when the
@@ -45,11 +52,6 @@ export interface ProjectInputs {
  * up as drift in every `pulumi refresh` (`getProject` reports it instead).
  */
 export type ProjectOutputs = ProjectInputs;
-
-/** Organization names: the service identifies an organization by its name, which is never blank. */
-function organizationNameRule() {
-    return z.string({ error: "must be a string" }).refine((name) => name.trim() !== "", { error: "must not be empty" });
-}
 
 /** How messages name the resource: `wos:Project 'Apps' (prj-…) in organization 'acme'`. */
 function describe(props: Partial<ProjectInputs> | undefined, id?: string): string {
@@ -62,17 +64,6 @@ function describe(props: Partial<ProjectInputs> | undefined, id?: string): strin
     return `wos:Project${name}${where}${organization}`;
 }
 
-// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
-// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
-const RULES = {
-    organization: organizationNameRule(),
-    name: projectNameRule(),
-    description: projectDescriptionRule(),
-    autoDestroyActivityDuration: autoDestroyActivityDurationRule(),
-    tagKey: tagKeyRule(),
-    tagValue: tagValueRule(),
-};
-
 /**
  * Validates the inputs with the rules of `sdk/model` before any request: organization (the default
  * organization's when left out) and name required, name pattern and length, description length, duration
@@ -81,15 +72,7 @@ const RULES = {
 export async function check(_olds: PropertyBag, given: PropertyBag): Promise<dynamic.CheckResult> {
     // An organization left out is the configured default's, written into the inputs (and so into state).
     const news = withDefaultOrganization(given);
-    const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "organization", RULES.organization, {
-        required: true,
-        requiredReason: MISSING_ORGANIZATION_REASON,
-    });
-    checkProperty(failures, news, "name", RULES.name, { required: true });
-    checkProperty(failures, news, "description", RULES.description);
-    checkProperty(failures, news, "autoDestroyActivityDuration", RULES.autoDestroyActivityDuration);
-    checkTagMap(failures, news, "tags", { key: () => RULES.tagKey, value: () => RULES.tagValue, set: tagSetProblems });
+    const failures = inputFailures(PROJECT_INPUTS, news);
     const inputs: PropertyBag = { ...news };
     // `tags: null` means no tags given, as `undefined` does: the project's tags are then not managed here.
     if (inputs.tags === null) delete inputs.tags;

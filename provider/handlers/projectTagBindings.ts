@@ -10,10 +10,11 @@
  * @module
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { z } from "zod";
 import type { WosClient } from "../../sdk";
 import { idRule, tagKeyRule, tagSetProblems, tagValueRule, type Tag } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
-import { type CheckFailure, checkProperty, checkTagMap } from "./inputChecks";
+import { inputFailures, tagMap, withRequiredReason } from "./inputChecks";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
 import { differs } from "./stateComparison";
@@ -21,13 +22,21 @@ import { mapFromTags, tagMapSignature, tagsFromMap } from "./tagMaps";
 import { containsUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 
-/** Inputs of a `wos:ProjectTagBindings` once known. */
-export interface ProjectTagBindingsInputs {
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+/** The inputs of a `wos:ProjectTagBindings` and their rules. */
+const PROJECT_TAG_BINDINGS_INPUTS = z.object({
     /** The project the tags are bound to; its id is also this resource's id. */
-    projectId: string;
+    projectId: withRequiredReason(idRule("prj-"), "projectId is required (the id of a project, 'prj-...')"),
     /** The keys this resource manages, and their values. */
-    tags: Record<string, string>;
-}
+    tags: withRequiredReason(
+        tagMap({ key: tagKeyRule(), value: tagValueRule(), set: tagSetProblems }),
+        "tags is required (a map of tag keys to values)",
+    ),
+});
+
+/** Inputs of a `wos:ProjectTagBindings` once known and checked. */
+export type ProjectTagBindingsInputs = z.output<typeof PROJECT_TAG_BINDINGS_INPUTS>;
 
 /** Outputs: the inputs as the service holds them (only the managed keys). */
 export type ProjectTagBindingsOutputs = ProjectTagBindingsInputs;
@@ -36,23 +45,13 @@ function describe(projectId: unknown): string {
     return typeof projectId === "string" ? `wos:ProjectTagBindings of project ${projectId}` : "wos:ProjectTagBindings";
 }
 
-// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
-// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
-const RULES = { projectId: idRule("prj-"), tagKey: tagKeyRule(), tagValue: tagValueRule() };
-
 /**
  * Validates the inputs before any request: a project id, and a tag map by every tag rule (characters,
  * lengths, reserved prefixes, at most ten). Whether the project's total stays within ten is the service's
  * to say, since other bindings may exist. Unknown values pass.
  */
 export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
-    const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "projectId", RULES.projectId, {
-        required: true,
-        requiredReason: "projectId is required (the id of a project, 'prj-...')",
-    });
-    checkTagMap(failures, news, "tags", { key: () => RULES.tagKey, value: () => RULES.tagValue, set: tagSetProblems }, { required: true });
-    return { inputs: { ...news }, failures };
+    return { inputs: { ...news }, failures: inputFailures(PROJECT_TAG_BINDINGS_INPUTS, news) };
 }
 
 /**

@@ -9,7 +9,8 @@
  * @module
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import type { VariableCreateOptions, WosClient } from "../../sdk";
+import { z } from "zod";
+import type { WosClient } from "../../sdk";
 import {
     booleanRule,
     idRule,
@@ -21,7 +22,7 @@ import {
     type VariableCategory,
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
-import { type CheckFailure, checkProperty } from "./inputChecks";
+import { inputFailures, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
@@ -29,13 +30,24 @@ import { differs, mayBeSame, optionalText } from "./stateComparison";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 
-/**
- * Inputs of a `wos:Variable` once known: the SDK's create options and the workspace. `sensitive` is
- * write-once: true to false replaces the variable.
- */
-export interface VariableInputs extends VariableCreateOptions {
-    workspaceId: string;
-}
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+/** The inputs of a `wos:Variable` and their rules: the SDK's create options and the workspace. */
+const VARIABLE_INPUTS = z.object({
+    workspaceId: withRequiredReason(idRule("ws-"), "workspaceId is required (the id of a workspace, 'ws-...')"),
+    key: variableKeyRule(),
+    /** Default `""`. Reasons never quote it: the rule's messages name the rule, never the value. */
+    value: variableValueRule().optional(),
+    description: variableDescriptionRule().optional(),
+    category: withRequiredReason(variableCategoryRule(), "category is required ('infra' or 'env')"),
+    /** Default false. */
+    hcl: booleanRule().optional(),
+    /** Default false. Write-once: true to false replaces the variable. */
+    sensitive: booleanRule().optional(),
+});
+
+/** Inputs of a `wos:Variable` once known and checked. */
+export type VariableInputs = z.output<typeof VARIABLE_INPUTS>;
 
 /** Outputs: the inputs as the service holds them; `value` of a sensitive variable is the last one written. */
 export interface VariableOutputs {
@@ -57,37 +69,13 @@ function describe(props: Partial<VariableInputs> | undefined, id?: string): stri
     return `wos:Variable${key}${category}${where}${workspace}`;
 }
 
-// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
-// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
-const RULES = {
-    workspaceId: idRule("ws-"),
-    key: variableKeyRule(),
-    value: variableValueRule(),
-    description: variableDescriptionRule(),
-    category: variableCategoryRule(),
-    flag: booleanRule(),
-};
-
 /**
  * Validates the inputs with the rules of `sdk/model` before any request (workspace id, key, value and
  * description lengths, category, booleans) and fills the defaults (`value` `""`, `hcl` and `sensitive`
  * false) so that state and program compare equal. Unknown values pass. Reasons never quote the value.
  */
 export async function check(_olds: PropertyBag, news: PropertyBag): Promise<dynamic.CheckResult> {
-    const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "workspaceId", RULES.workspaceId, {
-        required: true,
-        requiredReason: "workspaceId is required (the id of a workspace, 'ws-...')",
-    });
-    checkProperty(failures, news, "key", RULES.key, { required: true, requiredReason: "key is required" });
-    checkProperty(failures, news, "value", RULES.value);
-    checkProperty(failures, news, "description", RULES.description);
-    checkProperty(failures, news, "category", RULES.category, {
-        required: true,
-        requiredReason: "category is required ('infra' or 'env')",
-    });
-    checkProperty(failures, news, "hcl", RULES.flag);
-    checkProperty(failures, news, "sensitive", RULES.flag);
+    const failures = inputFailures(VARIABLE_INPUTS, news);
     const inputs: PropertyBag = { ...news };
     if (inputs.value === undefined || inputs.value === null) inputs.value = "";
     if (inputs.hcl === undefined || inputs.hcl === null) inputs.hcl = false;

@@ -13,15 +13,11 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
-import type { WorkspaceCreateOptions, WosClient } from "../../sdk";
+import type { WosClient } from "../../sdk";
 import { WosNotFoundError } from "../../sdk/errors";
-import {
-    idRule,
-    workspaceNameRule,
-    type Workspace,
-} from "../../sdk/model";
+import { idRule, organizationNameRule, workspaceNameRule, type Workspace } from "../../sdk/model";
 import { clientFromCredentials, MISSING_ORGANIZATION_REASON, withDefaultOrganization } from "./credentials";
-import { type CheckFailure, checkProperty } from "./inputChecks";
+import { inputFailures, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
@@ -31,29 +27,36 @@ import { unlessGone } from "./unlessGone";
 import {
     changedSettingProperties,
     changedSettings,
-    checkSettings,
     settingsBesideName,
     settingsFrom,
     settingsPatch,
+    withAgentPoolRule,
+    WORKSPACE_SETTING_RULES,
     WORKSPACE_SETTINGS,
     type WorkspaceSetting,
     type WorkspaceSettingOutputs,
 } from "./workspaceSettings";
 
-/** Inputs of a `wos:Workspace` once known and checked (see `WorkspaceArgs` in `provider/workspace.ts`). */
-export interface WorkspaceInputs extends Omit<WorkspaceCreateOptions, "sourceName" | "sourceUrl"> {
-    /** Filled in by `check` from the default organization when the program left it out. */
-    organization: string;
-}
+// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
+// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
+/** The inputs of a `wos:Workspace` and their rules (see `WorkspaceArgs` in `provider/workspace.ts`). */
+const WORKSPACE_INPUTS = withAgentPoolRule(
+    z.object({
+        /** Filled in by `check` from the default organization when the program left it out. */
+        organization: withRequiredReason(organizationNameRule(), MISSING_ORGANIZATION_REASON),
+        name: workspaceNameRule(),
+        /** Default: the project it is in (the organization's `Default Project` when it is made). */
+        projectId: idRule("prj-").optional(),
+        ...WORKSPACE_SETTING_RULES,
+    }),
+);
+
+/** Inputs of a `wos:Workspace` once known and checked. */
+export type WorkspaceInputs = z.output<typeof WORKSPACE_INPUTS>;
 
 /** Outputs of a `wos:Workspace`: the inputs as the service holds them, the project always named. */
 export interface WorkspaceOutputs extends WorkspaceSettingOutputs {
     organization: string;
-}
-
-/** Organization names: the service identifies an organization by its name, which is never blank. */
-function organizationNameRule() {
-    return z.string({ error: "must be a string" }).refine((name) => name.trim() !== "", { error: "must not be empty" });
 }
 
 /** How messages name the resource: `wos:Workspace 'web' (ws-…) in organization 'acme'`. */
@@ -64,14 +67,6 @@ function describe(props: Partial<WorkspaceInputs> | undefined, id?: string): str
     const organization = known(props?.organization) ? ` in organization '${props!.organization}'` : "";
     return `wos:Workspace${name}${where}${organization}`;
 }
-
-// Built once: the handler module is loaded once per host process, and `check` runs for every resource of a
-// program (building a zod rule, and zod's first parse of it, costs more than the check itself).
-const RULES = {
-    organization: organizationNameRule(),
-    name: workspaceNameRule(),
-    projectId: idRule("prj-"),
-};
 
 // ---------------------------------------------------------------------------------------------------------
 // check
@@ -85,12 +80,7 @@ const RULES = {
  */
 export async function check(_olds: PropertyBag, given: PropertyBag): Promise<dynamic.CheckResult> {
     const news = withDefaultOrganization(given);
-    const failures: CheckFailure[] = [];
-    checkProperty(failures, news, "organization", RULES.organization, { required: true, requiredReason: MISSING_ORGANIZATION_REASON });
-    checkProperty(failures, news, "name", RULES.name, { required: true });
-    checkProperty(failures, news, "projectId", RULES.projectId);
-    checkSettings(failures, news, WORKSPACE_SETTINGS);
-    return { inputs: { ...news }, failures };
+    return { inputs: { ...news }, failures: inputFailures(WORKSPACE_INPUTS, news) };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { z } from "zod";
 import type { WorkspaceCreateOptions, WorkspaceUpdateOptions } from "../../sdk";
 import {
     booleanRule,
@@ -16,7 +17,6 @@ import {
     type ExecutionMode,
     type Workspace,
 } from "../../sdk/model";
-import { checkProperty, type CheckFailure } from "./inputChecks";
 import { differs, optionalText } from "./stateComparison";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 
@@ -53,48 +53,48 @@ export interface WorkspaceSettingOutputs {
 
 // Built once: a handler module is loaded once per host process, and `check` runs for every resource of a
 // program (building a zod rule, and zod's first parse of it, costs more than the check itself).
-const RULES = {
-    description: workspaceDescriptionRule(),
-    autoApply: booleanRule(),
-    executionMode: executionModeRule(),
-    agentPoolId: idRule("apool-"),
-    sourceName: workspaceSourceNameRule(),
-    sourceUrl: workspaceSourceUrlRule(),
+/**
+ * The rules of the settings every workspace has but its name (each resource declares the name where its
+ * messages want it), for the inputs objects of `wos:Workspace` and `wos:NoCodeWorkspace`, which also take
+ * {@link withAgentPoolRule}.
+ */
+export const WORKSPACE_SETTING_RULES = {
+    description: workspaceDescriptionRule().optional(),
+    /** Default false. */
+    autoApply: booleanRule().optional(),
+    /** Default `remote`. */
+    executionMode: executionModeRule().optional(),
+    /** An agent pool of the organization (`apool-...`): required with `agent`, refused with `remote`. */
+    agentPoolId: idRule("apool-").optional(),
+};
+
+/** The rules of the settings a workspace made from a no-code module has beside those: the application that made it. */
+export const SOURCE_SETTING_RULES = {
+    sourceName: workspaceSourceNameRule().optional(),
+    sourceUrl: workspaceSourceUrlRule().optional(),
 };
 
 /**
- * Checks the settings of `settings` but the name (each resource checks the name where its messages want it)
- * with the rules of `sdk/model`: description length, `autoApply` a boolean, the execution mode and its agent
- * pool (an `apool-` id, required with `agent`, refused with `remote`), the source name and URL. Unknown
- * values pass.
+ * `inputs` (an inputs object with {@link WORKSPACE_SETTING_RULES}) with the service's rule of a workspace's
+ * `executionMode` and its `agentPoolId`: `agent` needs a pool, `remote` (the default) refuses one. Judged
+ * whatever the other inputs' failures; passes while either is unknown.
  */
-export function checkSettings(failures: CheckFailure[], inputs: PropertyBag, settings: readonly WorkspaceSetting[]): void {
-    for (const setting of settings) {
-        if (setting === "name") continue;
-        if (setting === "execution") {
-            checkProperty(failures, inputs, "executionMode", RULES.executionMode);
-            checkProperty(failures, inputs, "agentPoolId", RULES.agentPoolId);
-            checkExecutionMode(failures, inputs);
-        } else {
-            checkProperty(failures, inputs, setting, RULES[setting]);
-        }
-    }
-}
-
-/**
- * Checks a workspace's `executionMode` against its `agentPoolId`, as the service does: `agent` needs a pool,
- * `remote` (the default) refuses one. Unknown values pass.
- */
-export function checkExecutionMode(failures: CheckFailure[], inputs: PropertyBag): void {
-    const mode = inputs.executionMode ?? "remote";
-    const pool = inputs.agentPoolId;
-    if (isUnknown(mode) || isUnknown(pool)) return;
-    if (mode === "agent" && (pool === undefined || pool === null || pool === "")) {
-        failures.push({ property: "agentPoolId", reason: "agentPoolId is required when executionMode is 'agent'" });
-    }
-    if (mode === "remote" && pool !== undefined && pool !== null) {
-        failures.push({ property: "agentPoolId", reason: "agentPoolId must not be given when executionMode is 'remote' (the default)" });
-    }
+export function withAgentPoolRule<Inputs extends z.ZodObject>(inputs: Inputs): Inputs {
+    return inputs.superRefine(
+        (values, context) => {
+            const mode = values.executionMode ?? "remote";
+            const pool = values.agentPoolId;
+            if (isUnknown(mode) || isUnknown(pool)) return;
+            if (mode === "agent" && (pool === undefined || pool === "")) {
+                context.addIssue({ code: "custom", path: ["agentPoolId"], message: "is required when executionMode is 'agent'" });
+            }
+            if (mode === "remote" && pool !== undefined) {
+                context.addIssue({ code: "custom", path: ["agentPoolId"], message: "must not be given when executionMode is 'remote' (the default)" });
+            }
+        },
+        // zod skips a refinement once an input has the wrong type; this rule is worth saying then too.
+        { when: () => true },
+    );
 }
 
 const asFlag = (value: unknown) => value ?? false;

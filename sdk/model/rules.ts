@@ -59,6 +59,11 @@ const WORKSPACE_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** Up to four digits that are not all zeros, then `d` or `h`. */
 const DURATION_PATTERN = /^([1-9]\d{0,3}|0[1-9]\d{0,2}|00[1-9]\d?|000[1-9])[dh]$/;
 
+/** Organization name: the service identifies an organization by its name, which is never blank. */
+export function organizationNameRule() {
+    return z.string({ error: "must be a string" }).refine((name) => name.trim() !== "", { error: "must not be empty" });
+}
+
 /** Project name: 3 to 40 characters; letters, numbers, spaces, `-`, `_`; no leading or trailing space. */
 export function projectNameRule() {
     return z

@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 import * as project from "../../provider/handlers/project";
-import { type CheckFailure, checkObjectList, checkProperty, checkTagMap } from "../../provider/handlers/inputChecks";
+import * as tagBindings from "../../provider/handlers/projectTagBindings";
+import { type CheckFailure, inputFailures, objectList, tagMap, withRequiredReason } from "../../provider/handlers/inputChecks";
 import { createRecoveringLostAnswer, isAmbiguousFailure, isTimeout, type RecoverableCreate, sleep } from "../../provider/handlers/lostCreateRecovery";
 import { operationError, ProviderOperationError, safeMessage } from "../../provider/handlers/operationErrors";
 import { plainOutputs } from "../../provider/handlers/plainOutputs";
@@ -31,31 +32,29 @@ describe("containsUnknown", () => {
     });
 });
 
-describe("checkProperty", () => {
+describe("inputFailures: one property", () => {
     const rule = z.string().min(3);
 
     it.each([
         ["absent", {}],
         ["null", { name: null }],
     ])("lets an optional property that is %s pass without checking it against the rule", (_what, inputs) => {
-        const failures: CheckFailure[] = [];
-        checkProperty(failures, inputs, "name", rule);
+        const failures: CheckFailure[] = inputFailures(z.object({ name: rule.optional() }), inputs);
         expect(failures).toEqual([]);
     });
 
     it("reports a required property that is null as required", () => {
-        const failures: CheckFailure[] = [];
-        checkProperty(failures, { name: null }, "name", rule, { required: true });
+        const failures: CheckFailure[] = inputFailures(z.object({ name: rule }), { name: null });
         expect(failures).toEqual([{ property: "name", reason: "name is required" }]);
     });
 });
 
-describe("checkTagMap", () => {
+describe("tagMap", () => {
     /** Rules of the test's own: a value of at most 10 characters rejects Pulumi's unknown marker (36). */
     function rules(seen: Tag[][] = []) {
         return {
-            key: () => z.string().min(1),
-            value: () => z.string().max(10),
+            key: z.string().min(1),
+            value: z.string().max(10),
             set: (tags: readonly Tag[]) => {
                 seen.push([...tags]);
                 return [];
@@ -63,18 +62,21 @@ describe("checkTagMap", () => {
         };
     }
 
+    /** The failures of `inputs` whose `tags` is an optional tag map by `tagRules`. */
+    function checkTags(inputs: Record<string, unknown>, tagRules = rules()): CheckFailure[] {
+        return inputFailures(z.object({ tags: tagMap(tagRules).optional() }), inputs);
+    }
+
     it.each([
         ["absent", {}],
         ["null", { tags: null }],
     ])("lets an optional map that is %s pass", (_what, inputs) => {
-        const failures: CheckFailure[] = [];
-        checkTagMap(failures, inputs, "tags", rules());
+        const failures: CheckFailure[] = checkTags(inputs);
         expect(failures).toEqual([]);
     });
 
-    it("reports a required map that is null as required", () => {
-        const failures: CheckFailure[] = [];
-        checkTagMap(failures, { tags: null }, "tags", rules(), { required: true });
+    it("through wos:ProjectTagBindings check: a required map that is null is reported as required", async () => {
+        const failures = (await tagBindings.check({}, { projectId: "prj-abc", tags: null })).failures;
         expect(failures).toEqual([{ property: "tags", reason: "tags is required (a map of tag keys to values)" }]);
     });
 
@@ -83,29 +85,25 @@ describe("checkTagMap", () => {
         ["a list", [{ key: "team", value: "a" }]],
         ["a number", 5],
     ])("refuses %s with one failure: it must be a map", (_what, tags) => {
-        const failures: CheckFailure[] = [];
-        checkTagMap(failures, { tags }, "tags", rules());
+        const failures: CheckFailure[] = checkTags({ tags });
         expect(failures).toEqual([{ property: "tags", reason: "tags must be a map of tag keys to string values" }]);
     });
 
     it("does not check an unknown value against the value rule", () => {
-        const failures: CheckFailure[] = [];
-        checkTagMap(failures, { tags: { team: UNKNOWN, owner: "me" } }, "tags", rules());
+        const failures: CheckFailure[] = checkTags({ tags: { team: UNKNOWN, owner: "me" } });
         expect(failures).toEqual([]);
     });
 
     it("hands the set rules a value that is not a string as an empty value", () => {
-        const failures: CheckFailure[] = [];
         const seen: Tag[][] = [];
-        checkTagMap(failures, { tags: { team: 5, owner: "me" } }, "tags", rules(seen));
+        const failures: CheckFailure[] = checkTags({ tags: { team: 5, owner: "me" } }, rules(seen));
         expect(failures).toHaveLength(1);
         expect(failures[0].reason).toMatch(/^tags: the value of tag 'team' /);
         expect(seen).toEqual([[{ key: "team", value: "" }, { key: "owner", value: "me" }]]);
     });
 
     it("still checks a known value against the value rule", () => {
-        const failures: CheckFailure[] = [];
-        checkTagMap(failures, { tags: { team: "far-too-long-value" } }, "tags", rules());
+        const failures: CheckFailure[] = checkTags({ tags: { team: "far-too-long-value" } });
         expect(failures).toHaveLength(1);
         expect(failures[0].reason).toMatch(/^tags: the value of tag 'team' /);
     });
@@ -116,28 +114,33 @@ describe("checkTagMap", () => {
     });
 });
 
-describe("checkObjectList", () => {
+describe("objectList", () => {
     const fields = {
-        key: { rule: z.string().min(1).max(5), required: true },
-        category: { rule: z.enum(["infra", "env"]), required: true },
-        note: { rule: z.string() },
+        key: z.string().min(1).max(5),
+        category: z.enum(["infra", "env"]),
+        note: z.string().optional(),
     };
     const item = "vars ({ key, category, note? })";
 
+    /** The failures of `inputs` whose `vars` is the list `list` (optional unless `required`). */
+    function checkVars(inputs: Record<string, unknown>, list: z.ZodType, required = false): CheckFailure[] {
+        const vars = required ? withRequiredReason(list, `vars is required (a list of ${item})`) : list.optional();
+        return inputFailures(z.object({ vars }), inputs);
+    }
+
     /** Runs the check and records the items the list rules saw. */
-    function run(value: unknown, extra: Partial<Parameters<typeof checkObjectList>[3]> = {}) {
-        const failures: CheckFailure[] = [];
+    function run(value: unknown, extra: { required?: boolean } = {}) {
         const seen: unknown[][] = [];
-        checkObjectList(failures, value === undefined ? {} : { vars: value }, "vars", {
+        const list = objectList({
             item,
             fields,
             identity: ["key", "category"],
-            listProblems: (items: never[]) => {
+            listProblems: (items) => {
                 seen.push([...items]);
                 return [];
             },
-            ...extra,
         });
+        const failures = checkVars(value === undefined ? {} : { vars: value }, list, extra.required);
         return { failures, seen };
     }
 
@@ -178,12 +181,12 @@ describe("checkObjectList", () => {
     });
 
     it("does not check an unknown field, or one with an unknown part, against its rule", () => {
-        const listed = { key: { rule: z.array(z.string().max(5)) } };
+        const listed = objectList({ item, fields: { key: z.array(z.string().max(5)).optional() } });
         const failures: CheckFailure[] = [];
-        checkObjectList(failures, { vars: [{ key: UNKNOWN }, { key: ["a", UNKNOWN] }] }, "vars", { item, fields: listed });
+        failures.push(...checkVars({ vars: [{ key: UNKNOWN }, { key: ["a", UNKNOWN] }] }, listed));
         expect(failures).toEqual([]);
         // The same rule does refuse a known value that breaks it.
-        checkObjectList(failures, { vars: [{ key: ["far-too-long"] }] }, "vars", { item, fields: listed });
+        failures.push(...checkVars({ vars: [{ key: ["far-too-long"] }] }, listed));
         expect(failures).toHaveLength(1);
         expect(failures[0].reason).toMatch(/^vars\[0\]\.key\[0\] /);
     });
@@ -201,23 +204,22 @@ describe("checkObjectList", () => {
 
     it("hands the list rules every item when no identity is given", () => {
         const seen: unknown[][] = [];
-        const failures: CheckFailure[] = [];
         const items = [{ key: "A", category: "env" }, { key: "B", category: "infra" }];
-        checkObjectList(failures, { vars: items }, "vars", {
+        const list = objectList({
             item,
             fields,
-            listProblems: (known: never[]) => {
+            listProblems: (known) => {
                 seen.push([...known]);
                 return [];
             },
         });
+        checkVars({ vars: items }, list);
         expect(seen).toEqual([items]);
     });
 
     it("names a list problem by the item's index in the whole list, not among the known items", () => {
-        const failures: CheckFailure[] = [];
         const items = [{ key: UNKNOWN, category: "env" }, { key: "A", category: "env" }, { key: "A", category: "env" }];
-        checkObjectList(failures, { vars: items }, "vars", {
+        const list = objectList({
             item,
             fields,
             identity: ["key", "category"],
@@ -228,6 +230,7 @@ describe("checkObjectList", () => {
                 { index: 7, message: "beyond" },
             ],
         });
+        const failures: CheckFailure[] = checkVars({ vars: items }, list);
         expect(failures).toEqual([
             { property: "vars", reason: "vars[1]: first" },
             { property: "vars", reason: "vars[2]: key 'A' is given twice" },
