@@ -12,6 +12,7 @@ import {
     executionModeRule,
     idRule,
     jsonPointer,
+    organizationNameRule,
     problemsFromZod,
     projectDescriptionRule,
     projectNameRule,
@@ -266,6 +267,18 @@ describe("tagSetProblems: at most 10 tags, each key once", () => {
         expect(tagSetProblems([{ key: "a", value: "1" }, { key: "A", value: "2" }, { key: "a", value: "3" }])).toEqual([
             { index: 2, message: "tag key 'a' appears more than once" },
         ]);
+    });
+});
+
+describe("organizationNameRule: any name that is not blank", () => {
+    test.each(["acme", "a", " acme ", "Acme Corp."])("accepts %j", (name) => accepted(organizationNameRule(), name));
+
+    test.each(["", " ", "\t "])("refuses %j as empty", (name) => {
+        expect(refusal(organizationNameRule(), name)).toEqual(["must not be empty"]);
+    });
+
+    test("refuses 7, null and an object in its words", () => {
+        for (const value of [7, null, { value: "x" }]) expect(refusal(organizationNameRule(), value)).toEqual(["must be a string"]);
     });
 });
 
