@@ -30,7 +30,8 @@ import { inputFailures, objectList, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
-import { differs, mayBeSame } from "./stateComparison";
+import { REPLACING_INPUTS } from "./replacingInputs";
+import { differs, mayBeSame, replacingChanges } from "./stateComparison";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 
@@ -167,7 +168,7 @@ export function changedProperties(olds: PropertyBag, news: PropertyBag): string[
  */
 export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
     const changed = changedProperties(olds, news);
-    const replaces = changed.filter((property) => property === "organization" || property === "registryModuleId");
+    const replaces = replacingChanges(REPLACING_INPUTS.NoCodeModule, olds, news);
     return {
         changes: changed.length > 0,
         replaces,

@@ -31,12 +31,13 @@ import {
     type Workspace,
 } from "../../sdk/model";
 import { clientFromCredentials } from "./credentials";
+import { REPLACING_INPUTS } from "./replacingInputs";
 import { isRecord, joinValues, setValuesApart } from "./varValuesApart";
 import { inputFailures, objectList, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError, ProviderOperationError, safeMessage } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
-import { differs, mayBeSameName } from "./stateComparison";
+import { differs, mayBeSameName, replacingChanges } from "./stateComparison";
 import { containsUnknown, isUnknown, type PropertyBag, UNKNOWN } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 import {
@@ -205,7 +206,7 @@ function changedWholeVars(olds: PropertyBag, news: PropertyBag): string[] {
  * upgrade. `upgradeTimeoutSeconds` alone is never a change. Defaults equal absence.
  */
 async function diffWholeVars(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
-    const replaces = differs(olds.noCodeModuleId, news.noCodeModuleId) ? ["noCodeModuleId"] : [];
+    const replaces = replacingChanges(REPLACING_INPUTS.NoCodeWorkspace, olds, news);
     const plan = planUpdate(olds, news);
     const varsChanged = differs(olds.vars, news.vars, varsSignature);
     const changes = replaces.length > 0 || plan.move || plan.attributes.size > 0 || plan.upgrade || varsChanged;

@@ -24,7 +24,8 @@ import { inputFailures, tagMap, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
-import { differs, mayBeSameName, optionalText } from "./stateComparison";
+import { REPLACING_INPUTS } from "./replacingInputs";
+import { differs, mayBeSameName, optionalText, replacingChanges } from "./stateComparison";
 import { mapFromTags, tagMapSignature, tagsFromMap } from "./tagMaps";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
@@ -110,7 +111,7 @@ export function changedProperties(olds: PropertyBag, news: PropertyBag): string[
  */
 export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
     const changed = changedProperties(olds, news);
-    const replaces = changed.includes("organization") ? ["organization"] : [];
+    const replaces = replacingChanges(REPLACING_INPUTS.Project, olds, news);
     const changes = changed.length > 0;
     const deleteBeforeReplace =
         replaces.length > 0 && mayBeSameName(olds.organization, news.organization) && mayBeSameName(olds.name, news.name);

@@ -17,7 +17,8 @@ import { clientFromCredentials } from "./credentials";
 import { inputFailures, tagMap, withRequiredReason } from "./inputChecks";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
-import { differs } from "./stateComparison";
+import { REPLACING_INPUTS } from "./replacingInputs";
+import { differs, replacingChanges } from "./stateComparison";
 import { mapFromTags, tagMapSignature, tagsFromMap } from "./tagMaps";
 import { containsUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
@@ -72,7 +73,7 @@ export function changedProperties(olds: PropertyBag, news: PropertyBag): string[
  */
 export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
     const changed = changedProperties(olds, news);
-    const replaces = changed.includes("projectId") ? ["projectId"] : [];
+    const replaces = replacingChanges(REPLACING_INPUTS.ProjectTagBindings, olds, news);
     return {
         changes: changed.length > 0,
         replaces,

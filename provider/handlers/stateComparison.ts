@@ -15,6 +15,14 @@ export function differs(oldValue: unknown, newValue: unknown, normalize: (value:
     return JSON.stringify(normalize(oldValue)) !== JSON.stringify(normalize(newValue));
 }
 
+/**
+ * The inputs of `replacing` (a resource's inputs tagged `@replaceOnChanges`, `REPLACING_INPUTS`) that differ
+ * from the state: what `diff` answers as `replaces`, in the order the declaration lists them.
+ */
+export function replacingChanges(replacing: readonly string[], olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+    return replacing.filter((input) => differs(olds[input], news[input]));
+}
+
 /** Equal, or not known yet (and so possibly equal): what decides whether a replacement could clash with the old resource. */
 export function mayBeSame(oldValue: unknown, newValue: unknown): boolean {
     return containsUnknown(newValue) || oldValue === newValue;

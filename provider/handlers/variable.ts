@@ -26,7 +26,8 @@ import { inputFailures, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
-import { differs, mayBeSame, optionalText } from "./stateComparison";
+import { REPLACING_INPUTS } from "./replacingInputs";
+import { differs, mayBeSame, optionalText, replacingChanges } from "./stateComparison";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 
@@ -114,8 +115,8 @@ export function changedProperties(olds: PropertyBag, news: PropertyBag): string[
  * workspace, which the service allows only once.
  */
 export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
-    const replaces: string[] = [];
-    if (differs(olds.workspaceId, news.workspaceId)) replaces.push("workspaceId");
+    const replaces = replacingChanges(REPLACING_INPUTS.Variable, olds, news);
+    // What replaces only a sensitive variable is no input's own rule, so it is said here rather than by a tag.
     if (olds.sensitive === true) {
         if (differs(olds.key, news.key)) replaces.push("key");
         if (differs(olds.category, news.category)) replaces.push("category");

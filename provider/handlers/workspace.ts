@@ -21,7 +21,8 @@ import { inputFailures, withRequiredReason } from "./inputChecks";
 import { createRecoveringLostAnswer } from "./lostCreateRecovery";
 import { operationError } from "./operationErrors";
 import { plainOutputs } from "./plainOutputs";
-import { differs, mayBeSameName } from "./stateComparison";
+import { REPLACING_INPUTS } from "./replacingInputs";
+import { differs, mayBeSameName, replacingChanges } from "./stateComparison";
 import { isUnknown, type PropertyBag } from "./unknownValues";
 import { unlessGone } from "./unlessGone";
 import {
@@ -119,7 +120,7 @@ export function changedProperties(olds: PropertyBag, news: PropertyBag): string[
  * organization; another project moves it; the settings change in place. Defaults equal absence.
  */
 export async function diff(_id: string, olds: PropertyBag, news: PropertyBag): Promise<dynamic.DiffResult> {
-    const replaces = differs(olds.organization, news.organization) ? ["organization"] : [];
+    const replaces = replacingChanges(REPLACING_INPUTS.Workspace, olds, news);
     const plan = planUpdate(olds, news);
     const changes = replaces.length > 0 || plan.move || plan.attributes.size > 0;
     const deleteBeforeReplace =
