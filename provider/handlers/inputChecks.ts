@@ -136,6 +136,7 @@ function fieldsToJudge(item: unknown, allowed: readonly string[], context: z.Ref
     const fields: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(item)) {
         if (!allowed.includes(name)) {
+            // Stryker disable next-line ArrayDeclaration: the reason is the message, which names the field; nothing reads `keys`
             context.addIssue({ code: "unrecognized_keys", keys: [name], message: `has an unknown field '${name}' (allowed: ${allowed.join(", ")})` });
         } else if (value !== null) {
             fields[name] = containsUnknown(value) ? UNKNOWN : value;
@@ -174,7 +175,8 @@ function reasonOf(issue: z.core.$ZodIssue, at: string): string {
     const form = (issue as { params?: { form?: MessageForm } }).params?.form;
     if (form === "whole") return issue.message;
     if (form === "statement") return `${at}: ${issue.message}`;
-    // What a rule says of a value that is not there is that it has the wrong type, or is not one of its values.
-    if (issue.code !== "custom" && issue.input === undefined) return `${at} is required`;
+    // What a rule says of a value that is not there (that it has the wrong type, or is not one of its values)
+    // means it is required.
+    if (issue.input === undefined) return `${at} is required`;
     return `${at} ${issue.message}`;
 }

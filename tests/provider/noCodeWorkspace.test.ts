@@ -980,3 +980,90 @@ describe("an upgrade that does not finish in time", () => {
         expect((await rawVars(stuck(), inputs.name as string))["infra/region"].value).toBe("eu-west-1");
     });
 });
+
+describe("planInPreview (the plugin's planUpgradesInPreview: the upgrade's plan, never confirmed)", () => {
+    /** Makes every upgrade of the workspace refused (403): a call that starts one fails, one that starts none does not. */
+    async function refuseUpgrades(workspaceId: string): Promise<void> {
+        await server().addFault({ method: "POST", path: `/workspaces/${workspaceId}/upgrade$`, status: 403 });
+    }
+
+    it("plans a change of vars, waits until it has finished planning, logs its status and URL, and confirms nothing", async () => {
+        const inputs = await checked(program());
+        const created = await noCodeWorkspace.create(inputs);
+        const news = await checked({ ...inputs, vars: [region("us-east-1")] });
+        const planned = await noCodeWorkspace.planInPreview(created.id, created.outs!, news);
+        expect(planned).toEqual({ id: expect.stringMatching(/^run-/), status: "planned", planUrl: expect.stringMatching(/^http.*run-/) });
+        const run = await rawUpgradeRun(server(), MODULE, created.id, planned!.id);
+        // Left unconfirmed: the service still waits for a confirm, and the workspace keeps its vars.
+        expect(run.attributes.status).toBe("planned");
+        expect((await rawVars(server(), inputs.name as string))["infra/region"].value).toBe("eu-west-1");
+        expect(logLines.some((line) => line.includes(planned!.planUrl) && line.includes("planned"))).toBe(true);
+        expect(logLines.at(-1)).toContain(`upgrade plan ${planned!.id}: planned, not confirmed: the preview applies nothing`);
+        expect(logLines.some((line) => /(?<!not )confirmed/.test(line))).toBe(false);
+    });
+
+    it("starts nothing when the update would not upgrade (a rename alone)", async () => {
+        const inputs = await checked(program());
+        const created = await noCodeWorkspace.create(inputs);
+        await refuseUpgrades(created.id);
+        const before = logLines.length;
+        expect(await noCodeWorkspace.planInPreview(created.id, created.outs!, await checked({ ...inputs, description: "renamed only" }))).toBeUndefined();
+        expect(logLines.length).toBe(before);
+    });
+
+    it("starts nothing, and says why, when a var, the version or the module is not known until the update", async () => {
+        const inputs = await checked(program());
+        const created = await noCodeWorkspace.create(inputs);
+        await refuseUpgrades(created.id);
+        for (const unknown of [{ vars: [{ key: "region", value: UNKNOWN, category: "infra" }] }, { moduleVersion: UNKNOWN }, { vars: UNKNOWN }]) {
+            logLines.length = 0;
+            expect(await noCodeWorkspace.planInPreview(created.id, created.outs!, { ...inputs, ...unknown })).toBeUndefined();
+            expect(logLines).toEqual([expect.stringContaining("no upgrade plan in this preview: its vars or version are known only during the update")]);
+        }
+    });
+
+    it("starts nothing, and says why, when moduleVersion is not yet the module's pin (the service plans towards the pin)", async () => {
+        const inputs = await checked(program());
+        const created = await noCodeWorkspace.create(inputs);
+        await refuseUpgrades(created.id);
+        expect(await noCodeWorkspace.planInPreview(created.id, created.outs!, await checked({ ...inputs, moduleVersion: "1.1.0" }))).toBeUndefined();
+        expect(logLines).toEqual([
+            expect.stringContaining(`no upgrade plan in this preview: moduleVersion '1.1.0' is not yet the version no-code module ${MODULE} pins ('1.0.0')`),
+        ]);
+        expect(logLines[0]).toContain("raise it first with `pulumi up --target` on the module to see the plan in a preview");
+    });
+
+    it("plans a change of vars that gives moduleVersion as the module's pin", async () => {
+        const inputs = await checked(program({ moduleVersion: "1.0.0" }));
+        const created = await noCodeWorkspace.create(inputs);
+        const planned = await noCodeWorkspace.planInPreview(created.id, created.outs!, await checked({ ...inputs, vars: [region("us-east-1")] }));
+        expect((await rawUpgradeRun(server(), MODULE, created.id, planned!.id)).attributes.status).toBe("planned");
+    });
+
+    it("fails when the module cannot be read, naming the preview's step", async () => {
+        const inputs = await checked(program());
+        const created = await noCodeWorkspace.create(inputs);
+        await server().addFault({ method: "GET", path: `^/api/v2/no-code-modules/${MODULE}$`, status: 403, times: 1 });
+        const error = await rejection(noCodeWorkspace.planInPreview(created.id, created.outs!, await checked({ ...inputs, vars: [region("us-east-1")] })));
+        expect(error.message).toContain(`of no-code module ${MODULE}: preview (upgrade plan) (reading no-code module ${MODULE}) failed: GET /no-code-modules/${MODULE} failed with status 403`);
+    });
+
+    it("fails on a plan that errors with its status and plan URL, naming the rollout wave, and leaves the vars as they were", async () => {
+        const inputs = await checked(program({ rolloutWave: "1 of 2" }));
+        const created = await noCodeWorkspace.create(inputs);
+        await server().addFault({ method: "POST", path: `/workspaces/${created.id}/upgrade$`, planOutcome: "errored" });
+        const news = await checked({ ...inputs, vars: [region("us-east-1")] });
+        const error = await rejection(noCodeWorkspace.planInPreview(created.id, created.outs!, news));
+        expect(error.message).toContain(`wos:NoCodeWorkspace '${inputs.name}' (${created.id}) of no-code module ${MODULE}: preview (upgrade plan, rollout wave 1 of 2) failed`);
+        expect(error.message).toMatch(/ended 'errored' \(plan: http[^)]*run-/);
+        expect((await rawVars(server(), inputs.name as string))["infra/region"].value).toBe("eu-west-1");
+    });
+
+    it("fails without a wave in its message when the workspace is in none", async () => {
+        const inputs = await checked(program());
+        const created = await noCodeWorkspace.create(inputs);
+        await server().addFault({ method: "POST", path: `/workspaces/${created.id}/upgrade$`, planOutcome: "errored" });
+        const error = await rejection(noCodeWorkspace.planInPreview(created.id, created.outs!, await checked({ ...inputs, vars: [region("us-east-1")] })));
+        expect(error.message).toContain(`of no-code module ${MODULE}: preview (upgrade plan) failed`);
+    });
+});

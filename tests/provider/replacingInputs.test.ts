@@ -18,6 +18,8 @@ import type { PropertyBag } from "../../provider/handlers/unknownValues";
 
 interface Case {
     diff(id: string, olds: PropertyBag, news: PropertyBag): Promise<{ replaces?: string[]; changes?: boolean }>;
+    /** The inputs whose change the diff sees: what the plugin's detailed diff names. */
+    changedProperties(olds: PropertyBag, news: PropertyBag): string[];
     /** A state with every input given. */
     state: PropertyBag;
     /** Another value of each input. */
@@ -27,16 +29,19 @@ interface Case {
 const CASES: Record<keyof typeof REPLACING_INPUTS, Case> = {
     Project: {
         diff: project.diff,
+        changedProperties: project.changedProperties,
         state: { organization: "acme", name: "Apps", description: "d", autoDestroyActivityDuration: "14d", tags: { team: "a" } },
         changed: { organization: "other", name: "Apps 2", description: "e", autoDestroyActivityDuration: "12h", tags: { team: "b" } },
     },
     ProjectTagBindings: {
         diff: projectTagBindings.diff,
+        changedProperties: projectTagBindings.changedProperties,
         state: { projectId: "prj-1", tags: { team: "a" } },
         changed: { projectId: "prj-2", tags: { team: "b" } },
     },
     Workspace: {
         diff: workspace.diff,
+        changedProperties: workspace.changedProperties,
         state: {
             organization: "acme", name: "site", projectId: "prj-1", description: "d", autoApply: false,
             executionMode: "agent", agentPoolId: "apool-1",
@@ -48,11 +53,13 @@ const CASES: Record<keyof typeof REPLACING_INPUTS, Case> = {
     },
     Variable: {
         diff: variable.diff,
+        changedProperties: variable.changedProperties,
         state: { workspaceId: "ws-1", key: "A", value: "1", description: "d", category: "env", hcl: false, sensitive: false },
         changed: { workspaceId: "ws-2", key: "B", value: "2", description: "e", category: "infra", hcl: true, sensitive: true },
     },
     NoCodeModule: {
         diff: noCodeModule.diff,
+        changedProperties: noCodeModule.changedProperties,
         state: {
             organization: "acme", registryModuleId: "mod-1", versionPin: "1.0.0", enabled: true,
             variableOptions: [{ variableName: "size", variableType: "string", options: ["s"] }],
@@ -64,6 +71,7 @@ const CASES: Record<keyof typeof REPLACING_INPUTS, Case> = {
     },
     NoCodeWorkspace: {
         diff: noCodeWorkspace.diff,
+        changedProperties: noCodeWorkspace.changedProperties,
         state: {
             noCodeModuleId: "nocode-1", projectId: "prj-1", name: "site", description: "d", autoApply: false,
             executionMode: "agent", agentPoolId: "apool-1", sourceName: "s", sourceUrl: "https://example.com/a",
@@ -79,14 +87,22 @@ const CASES: Record<keyof typeof REPLACING_INPUTS, Case> = {
     },
 };
 
+/** Inputs whose change alone changes nothing on the service (a deadline, a label only messages show). */
+const CHANGING_NOTHING = ["upgradeTimeoutSeconds", "rolloutWave"];
+
 describe.each(Object.keys(CASES) as (keyof typeof CASES)[])("%s", (resource) => {
-    const { diff, state, changed } = CASES[resource];
+    const { diff, changedProperties, state, changed } = CASES[resource];
 
     test.each(Object.keys(changed))("a change of %s alone replaces exactly when its declaration says @replaceOnChanges", async (input) => {
         const result = await diff("id-1", state, { ...state, [input]: changed[input] });
         const tagged = (REPLACING_INPUTS[resource] as readonly string[]).includes(input);
         expect({ input, replaces: result.replaces ?? [] }).toEqual({ input, replaces: tagged ? [input] : [] });
         if (tagged) expect(result.changes).toBe(true);
+    });
+
+    test.each(Object.keys(changed))("a change of %s alone is named by that name in the detailed diff", (input) => {
+        const names = changedProperties(state, { ...state, [input]: changed[input] });
+        expect({ input, names }).toEqual({ input, names: CHANGING_NOTHING.includes(input) ? [] : [input] });
     });
 
     test("every input the resource declares is changed here", () => {
