@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { DeclaredTables } from "./declaredSchema";
+import type { DeclaredTables } from "./schemaSpec";
 
 export const DECLARED: DeclaredTables = {
     resources: {

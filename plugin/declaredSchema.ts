@@ -7,29 +7,15 @@
  * @module
  */
 import { DECLARED } from "./declared";
-import { typeRef, type FunctionSchemaPiece, type ObjectTypeSpec, type PropertySpec, type ResourceSchemaPiece, type ResourceSpec } from "./schemaSpec";
-
-/** A resource's or component's properties, `$ref` naming a declared object type. */
-export interface DeclaredResource {
-    properties: Record<string, PropertySpec>;
-    required: string[];
-    inputProperties: Record<string, PropertySpec>;
-    requiredInputs: string[];
-}
-
-/** A function's arguments and result, `$ref` naming a declared object type. */
-export interface DeclaredFunction {
-    inputs: ObjectTypeSpec;
-    outputs: ObjectTypeSpec;
-}
-
-/** What the build writes (`plugin/declarations/write.ts`): in the schema's form, but `$ref` the declared name of an object type. */
-export interface DeclaredTables {
-    resources: Record<string, DeclaredResource>;
-    components: Record<string, DeclaredResource>;
-    functions: Record<string, DeclaredFunction>;
-    objectTypes: Record<string, ObjectTypeSpec>;
-}
+import {
+    typeRef,
+    type DeclaredResource,
+    type FunctionSchemaPiece,
+    type ObjectTypeSpec,
+    type PropertySpec,
+    type ResourceSchemaPiece,
+    type ResourceSpec,
+} from "./schemaSpec";
 
 /** What a piece says beyond its properties. */
 export interface SchemaOnly {

@@ -91,6 +91,28 @@ export interface FunctionSchemaPiece {
     types: Record<string, ObjectTypeSpec>;
 }
 
+/** A resource's or component's properties, `$ref` naming a declared object type. */
+export interface DeclaredResource {
+    properties: Record<string, PropertySpec>;
+    required: string[];
+    inputProperties: Record<string, PropertySpec>;
+    requiredInputs: string[];
+}
+
+/** A function's arguments and result, `$ref` naming a declared object type. */
+export interface DeclaredFunction {
+    inputs: ObjectTypeSpec;
+    outputs: ObjectTypeSpec;
+}
+
+/** What the build writes (`plugin/declarations/write.ts`): in the schema's form, but `$ref` the declared name of an object type. */
+export interface DeclaredTables {
+    resources: Record<string, DeclaredResource>;
+    components: Record<string, DeclaredResource>;
+    functions: Record<string, DeclaredFunction>;
+    objectTypes: Record<string, ObjectTypeSpec>;
+}
+
 /** The reference of an object type of the package: `#/types/<token>`. */
 export function typeRef(token: string): string {
     return `#/types/${token}`;

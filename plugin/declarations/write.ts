@@ -120,7 +120,7 @@ class TableWriter {
     }
 }
 
-/** The resources', components' and functions' properties, and the object types they use. */
+/** What the build writes: the text of each generated file. */
 export interface DeclaredTablesText {
     /** The content of {@link GENERATED_FILES}, by key. */
     files: Record<keyof typeof GENERATED_FILES, string>;
@@ -189,7 +189,7 @@ export function declaredTables(root: string): DeclaredTablesText {
         files: {
             tables:
                 HEADER("The properties of every resource, component and function of the plugin, as the package schema says them.") +
-                `import type { DeclaredTables } from "./declaredSchema";\n\n` +
+                `import type { DeclaredTables } from "./schemaSpec";\n\n` +
                 `export const DECLARED: DeclaredTables = ${source(tables)};\n`,
             replacingInputs:
                 HEADER("The inputs of each resource whose change always replaces it (TSDoc `@replaceOnChanges`): its `diff`'s `replaces`.") +
