@@ -1,9 +1,10 @@
 /**
  * `wos:index:NoCodeProject`, the plugin's door to the component `wos.NoCodeProject` of
  * `provider/components/noCodeProject.ts`: a multi-language component, which the engine asks the plugin to
- * `Construct` (`plugin/construct.ts`) and whose children are the plugin's own `wos:index:*` resources. Its
- * piece of the package schema mirrors `NoCodeProjectArgs` and the outputs the class `NoCodeProject` declares,
- * descriptions included (their TSDoc); the test `tests/plugin/schema.test.ts` fails on any difference.
+ * `Construct` (`plugin/construct.ts`) and whose children are the plugin's own `wos:index:*` resources. Its piece
+ * of the package schema takes its properties from `NoCodeProjectArgs` and the outputs the class `NoCodeProject`
+ * declares as the build writes them from their declarations (`plugin/declared.ts`), descriptions (their TSDoc)
+ * included.
  *
  * This module holds the schema only, so that the plugin loads the Pulumi runtime (which `Construct` needs)
  * only when it constructs a component.

@@ -1,8 +1,8 @@
 /**
  * `wos:index:getNoCodeModule`: the lookup `lookUpNoCodeModule` of `provider/handlers/lookups.ts` (what
- * `wos.getNoCodeModule` runs in a program) as an engine invoke. Its piece of the package schema mirrors
- * `GetNoCodeModuleArgs` and `GetNoCodeModuleResult`, descriptions included; the test
- * `tests/plugin/schema.test.ts` fails on any difference.
+ * `wos.getNoCodeModule` runs in a program) as an engine invoke. Its piece of the package schema takes its
+ * properties from `GetNoCodeModuleArgs` and `GetNoCodeModuleResult` as the build writes them from their
+ * declarations (`plugin/declared.ts`), descriptions (their TSDoc) included.
  *
  * @module
  */

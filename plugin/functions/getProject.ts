@@ -1,7 +1,8 @@
 /**
  * `wos:index:getProject`: the lookup `lookUpProject` of `provider/handlers/lookups.ts` (what `wos.getProject`
- * runs in a program) as an engine invoke. Its piece of the package schema mirrors `GetProjectArgs` and
- * `GetProjectResult`, descriptions included; the test `tests/plugin/schema.test.ts` fails on any difference.
+ * runs in a program) as an engine invoke. Its piece of the package schema takes its properties from
+ * `GetProjectArgs` and `GetProjectResult` as the build writes them from their declarations
+ * (`plugin/declared.ts`), descriptions (their TSDoc) included.
  *
  * @module
  */

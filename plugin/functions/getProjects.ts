@@ -1,8 +1,8 @@
 /**
- * `wos:index:getProjects`: the lookup `lookUpProjects` of `provider/handlers/lookups.ts` (what
- * `wos.getProjects` runs in a program) as an engine invoke. Its piece of the package schema mirrors
- * `GetProjectsArgs` and `GetProjectsResult`, descriptions included; the test `tests/plugin/schema.test.ts`
- * fails on any difference.
+ * `wos:index:getProjects`: the lookup `lookUpProjects` of `provider/handlers/lookups.ts` (what `wos.getProjects`
+ * runs in a program) as an engine invoke. Its piece of the package schema takes its properties from
+ * `GetProjectsArgs` and `GetProjectsResult` as the build writes them from their declarations
+ * (`plugin/declared.ts`), descriptions (their TSDoc) included.
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
  * `wos:index:getWorkspace`: the lookup `lookUpWorkspace` of `provider/handlers/lookups.ts` (what
- * `wos.getWorkspace` runs in a program) as an engine invoke. Its piece of the package schema mirrors
- * `GetWorkspaceArgs` and `GetWorkspaceResult`, descriptions included; the test `tests/plugin/schema.test.ts`
- * fails on any difference.
+ * `wos.getWorkspace` runs in a program) as an engine invoke. Its piece of the package schema takes its
+ * properties from `GetWorkspaceArgs` and `GetWorkspaceResult` as the build writes them from their declarations
+ * (`plugin/declared.ts`), descriptions (their TSDoc) included.
  *
  * @module
  */

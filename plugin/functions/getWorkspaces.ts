@@ -1,8 +1,8 @@
 /**
  * `wos:index:getWorkspaces`: the lookup `lookUpWorkspaces` of `provider/handlers/lookups.ts` (what
- * `wos.getWorkspaces` runs in a program) as an engine invoke. Its piece of the package schema mirrors
- * `GetWorkspacesArgs` and `GetWorkspacesResult`, descriptions included; the test `tests/plugin/schema.test.ts`
- * fails on any difference.
+ * `wos.getWorkspaces` runs in a program) as an engine invoke. Its piece of the package schema takes its
+ * properties from `GetWorkspacesArgs` and `GetWorkspacesResult` as the build writes them from their declarations
+ * (`plugin/declared.ts`), descriptions (their TSDoc) included.
  *
  * @module
  */

@@ -1,9 +1,9 @@
 /**
  * `wos:index:NoCodeModule`, the plugin's door to the handler of `wos.NoCodeModule` (a registry module enabled
  * for no-code provisioning): `provider/handlers/noCodeModule.ts`, the module the dynamic resource's serialized
- * provider loads. Its piece of the package schema mirrors `NoCodeModuleArgs` and the outputs the class
- * `NoCodeModule` declares, descriptions included (their TSDoc); the test `tests/plugin/schema.test.ts` fails
- * on any difference.
+ * provider loads. Its piece of the package schema takes its properties from `NoCodeModuleArgs` and the outputs
+ * the class `NoCodeModule` declares as the build writes them from their declarations (`plugin/declared.ts`),
+ * descriptions (their TSDoc) included.
  *
  * @module
  */

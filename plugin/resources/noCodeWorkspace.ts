@@ -1,9 +1,9 @@
 /**
- * `wos:index:NoCodeWorkspace`, the plugin's door to the handler of `wos.NoCodeWorkspace` (a workspace made
- * from a no-code module, upgraded inside `pulumi up`): `provider/handlers/noCodeWorkspace.ts`, the module the
- * dynamic resource's serialized provider loads. Its piece of the package schema mirrors `NoCodeWorkspaceArgs`
- * and the outputs the class `NoCodeWorkspace` declares, descriptions included (their TSDoc); the test
- * `tests/plugin/schema.test.ts` fails on any difference.
+ * `wos:index:NoCodeWorkspace`, the plugin's door to the handler of `wos.NoCodeWorkspace` (a workspace made from
+ * a no-code module, upgraded inside `pulumi up`): `provider/handlers/noCodeWorkspace.ts`, the module the dynamic
+ * resource's serialized provider loads. Its piece of the package schema takes its properties from
+ * `NoCodeWorkspaceArgs` and the outputs the class `NoCodeWorkspace` declares as the build writes them from their
+ * declarations (`plugin/declared.ts`), descriptions (their TSDoc) included.
  *
  * @module
  */

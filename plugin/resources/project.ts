@@ -1,9 +1,9 @@
 /**
- * `wos:index:Project`, the plugin's door to the handler of `wos.Project` (a project of an organization, with
- * its description, auto-destroy duration and, optionally, its whole tag set): `provider/handlers/project.ts`,
- * the module the dynamic resource's serialized provider loads. Its piece of the package schema mirrors
- * `ProjectArgs` and the outputs the class `Project` declares, descriptions included (their TSDoc); the test
- * `tests/plugin/schema.test.ts` fails on any difference.
+ * `wos:index:Project`, the plugin's door to the handler of `wos.Project` (a project of an organization, with its
+ * description, auto-destroy duration and, optionally, its whole tag set): `provider/handlers/project.ts`, the
+ * module the dynamic resource's serialized provider loads. Its piece of the package schema takes its properties
+ * from `ProjectArgs` and the outputs the class `Project` declares as the build writes them from their
+ * declarations (`plugin/declared.ts`), descriptions (their TSDoc) included.
  *
  * @module
  */

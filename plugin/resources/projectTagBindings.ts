@@ -1,9 +1,9 @@
 /**
  * `wos:index:ProjectTagBindings`, the plugin's door to the handler of `wos.ProjectTagBindings` (some tags of a
  * project, managed key by key): `provider/handlers/projectTagBindings.ts`, the module the dynamic resource's
- * serialized provider loads. Its piece of the package schema mirrors `ProjectTagBindingsArgs` and the outputs
- * the class `ProjectTagBindings` declares, descriptions included (their TSDoc); the test
- * `tests/plugin/schema.test.ts` fails on any difference.
+ * serialized provider loads. Its piece of the package schema takes its properties from `ProjectTagBindingsArgs`
+ * and the outputs the class `ProjectTagBindings` declares as the build writes them from their declarations
+ * (`plugin/declared.ts`), descriptions (their TSDoc) included.
  *
  * @module
  */

@@ -1,9 +1,9 @@
 /**
  * `wos:index:Variable`, the plugin's door to the handler of `wos.Variable` (a variable of a workspace,
- * optionally sensitive): `provider/handlers/variable.ts`, the module the dynamic resource's serialized
- * provider loads. Its piece of the package schema mirrors `VariableArgs` and the outputs the class `Variable`
- * declares, descriptions included (their TSDoc); the test `tests/plugin/schema.test.ts` fails on any
- * difference.
+ * optionally sensitive): `provider/handlers/variable.ts`, the module the dynamic resource's serialized provider
+ * loads. Its piece of the package schema takes its properties from `VariableArgs` and the outputs the class
+ * `Variable` declares as the build writes them from their declarations (`plugin/declared.ts`), descriptions
+ * (their TSDoc) included.
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
- * `wos:index:Workspace`, the plugin's door to the handler of `wos.Workspace` (a workspace made through the
- * API): `provider/handlers/workspace.ts`, the module the dynamic resource's serialized provider loads. Its
- * piece of the package schema mirrors `WorkspaceArgs` and the outputs the class `Workspace` declares,
- * descriptions included (their TSDoc); the test `tests/plugin/schema.test.ts` fails on any difference.
+ * `wos:index:Workspace`, the plugin's door to the handler of `wos.Workspace` (a workspace made through the API):
+ * `provider/handlers/workspace.ts`, the module the dynamic resource's serialized provider loads. Its piece of
+ * the package schema takes its properties from `WorkspaceArgs` and the outputs the class `Workspace` declares as
+ * the build writes them from their declarations (`plugin/declared.ts`), descriptions (their TSDoc) included.
  *
  * @module
  */
