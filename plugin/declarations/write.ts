@@ -166,7 +166,8 @@ export function declaredTables(root: string): DeclaredTablesText {
         const inputs = writer.properties(described.inputs, "input", replacing);
         return { properties: outputs.properties, required: outputs.required, inputProperties: inputs.properties, requiredInputs: inputs.required };
     };
-    const resources = Object.fromEntries(inventory.resources.map((name) => [name, resourceTable(declarations.resource(name), true)]));
+    const declaredResources = inventory.resources.map((name) => [name, declarations.resource(name)] as const);
+    const resources = Object.fromEntries(declaredResources.map(([name, described]) => [name, resourceTable(described, true)]));
     const components = Object.fromEntries(inventory.components.map((name) => [name, resourceTable(declarations.component(name), false)]));
     const functions = Object.fromEntries(
         inventory.functions.map((name) => {
@@ -178,9 +179,9 @@ export function declaredTables(root: string): DeclaredTablesText {
     );
     const tables = { resources, components, functions, objectTypes: writer.objectTypes };
     const replacing = Object.fromEntries(
-        inventory.resources.map((name) => [
+        declaredResources.map(([name, described]) => [
             name,
-            Object.entries(declarations.resource(name).inputs)
+            Object.entries(described.inputs)
                 .filter(([, shape]) => shape.replaceOnChanges)
                 .map(([input]) => input),
         ]),

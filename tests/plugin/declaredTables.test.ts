@@ -23,8 +23,7 @@ describe("the generated tables", () => {
         expect(fs.readFileSync(path.join(ROOT, GENERATED_FILES[key]), "utf8")).toBe(generated.files[key]);
     });
 
-    test("a changed TSDoc line would change them: the generator reads the declarations, not the committed tables", () => {
-        // The committed file holds a description that only the declaration of `ProjectArgs.name` has.
+    test("they carry a declaration's TSDoc word for word (ProjectArgs.name's), as the generator read it from provider/", () => {
         const declaration = fs.readFileSync(path.join(ROOT, "provider", "project.ts"), "utf8");
         const phrase = "3 to 40 characters: letters, numbers, spaces, `-` and `_`; no leading or trailing space. Unique per organization.";
         expect(declaration).toContain(phrase);
